@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Crate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CrateCore", targets: ["CrateCore"]),
+        .executable(name: "crate", targets: ["crate"]),
+        .executable(name: "CrateDesktop", targets: ["CrateDesktop"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        // System library: GTK4. Only CrateDesktop may depend on it.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        .target(
+            name: "CrateCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CrateCLI",
+            dependencies: [
+                "CrateCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "crate",
+            dependencies: ["CrateCLI"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "CrateDesktop",
+            dependencies: ["CrateCore", "CGtk"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "CrateCoreTests",
+            dependencies: ["CrateCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "CrateCLITests",
+            dependencies: ["CrateCLI", "crate"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

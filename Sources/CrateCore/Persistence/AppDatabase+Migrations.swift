@@ -1,0 +1,60 @@
+import GRDB
+
+extension AppDatabase {
+    /// Named migrations. Never edit a shipped migration: add `v2`, `v3`, … instead.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "album") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("mbReleaseId", .text).unique()
+                t.column("mbReleaseGroupId", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("artistSortKey", .text).notNull().indexed()
+                t.column("year", .text)
+                t.column("genres", .text).notNull().defaults(to: "[]")
+                t.column("label", .text)
+                t.column("artworkStatus", .text).notNull().defaults(to: ArtworkStatus.pending.rawValue)
+                t.column("artworkPath", .text)
+                t.column("thumbnailPath", .text)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "scan") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("album", onDelete: .cascade).notNull()
+                t.column("scannedAt", .datetime).notNull().indexed()
+                t.column("method", .text).notNull()
+                t.column("confidence", .double)
+            }
+            try db.create(table: "review") { t in
+                t.primaryKey("key", .text)
+                t.column("summary", .text).notNull()
+                t.column("bullets", .text).notNull()
+                t.column("rating", .double).notNull()
+                t.column("recommendation", .text).notNull()
+                t.column("tier", .integer).notNull()
+                t.column("keyTracks", .text).notNull()
+                t.column("provider", .text).notNull()
+                t.column("model", .text).notNull()
+                t.column("promptVersion", .text).notNull()
+                t.column("usedSearch", .boolean).notNull()
+                t.column("generatedAt", .datetime).notNull()
+            }
+            try db.create(table: "track") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("album", onDelete: .cascade).notNull()
+                t.column("disc", .integer).notNull()
+                t.column("position", .integer).notNull()
+                t.column("number", .text)
+                t.column("title", .text).notNull()
+                t.column("durationMs", .integer)
+                t.column("recordingId", .text)
+                t.uniqueKey(["albumId", "disc", "position"])
+            }
+        }
+
+        return migrator
+    }()
+}

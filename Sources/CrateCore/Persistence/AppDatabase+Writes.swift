@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    // MARK: - Writes
+
+    /// Saves a scan and its album in one transaction. An album already known by its MusicBrainz
+    /// release id is reused (and its details refreshed); every scan is saved, duplicates included.
+    @discardableResult
+    public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date()) throws -> HistoryEntry {
+        try checkWritable()
+        return try writer.write { db in
+            var stored = album
+            if let mbid = album.musicBrainzReleaseID,
+               let existing = try Album.filter(Album.Columns.mbReleaseID == mbid).fetchOne(db) {
+                stored.id = existing.id
+                stored.createdAt = existing.createdAt
+                if stored.artworkStatus == .pending {
+                    stored.artworkStatus = existing.artworkStatus
+                    stored.artworkPath = existing.artworkPath
+                    stored.thumbnailPath = existing.thumbnailPath
+                }
+                try stored.update(db)
+            } else {
+                stored.id = nil
+                try stored.insert(db)
+            }
+            var scan = Scan(albumID: stored.id!, scannedAt: date, method: method, confidence: confidence)
+            try scan.insert(db)
+            return HistoryEntry(scan: scan, album: stored)
+        }
+    }
+
+    /// Deletes one scan and returns it so it can be restored (undo). The album stays in the crate.
+    @discardableResult
+    public func deleteScan(id: Int64) throws -> Scan? {
+        try checkWritable()
+        return try writer.write { db in
+            guard let scan = try Scan.fetchOne(db, key: id) else { return nil }
+            try scan.delete(db)
+            return scan
+        }
+    }
+
+    /// Puts a deleted scan back with its original id and time (undo of `deleteScan`).
+    public func restoreScan(_ scan: Scan) throws {
+        try checkWritable()
+        try writer.write { db in
+            guard try Album.exists(db, key: scan.albumID) else {
+                throw CrateError.notFound("The album of this scan")
+            }
+            var copy = scan
+            try copy.insert(db)
+        }
+    }
+
+    /// Replaces an album's track list.
+    public func replaceTracks(_ tracks: [Track], forAlbum albumID: Int64) throws {
+        try checkWritable()
+        try writer.write { db in
+            try Track.filter(Track.Columns.albumID == albumID).deleteAll(db)
+            for var track in tracks {
+                track.id = nil
+                track.albumID = albumID
+                try track.insert(db)
+            }
+        }
+    }
+
+    /// Stores (or replaces) a review under its key.
+    public func saveReview(_ review: Review) throws {
+        try checkWritable()
+        try writer.write { db in try review.save(db) }
+    }
+
+    func checkWritable() throws {
+        if isReadOnly { throw CrateError.databaseReadOnly }
+    }
+}

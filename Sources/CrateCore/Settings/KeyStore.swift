@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where a provider's API key came from. The key itself is never printed or logged.
+public enum KeySource: Equatable, Sendable {
+    case environment(String)
+    case file(String)
+    case missing
+    /// A key file exists but others can read it; Crate refuses to use it.
+    case refusedInsecureFile(String)
+
+    public var description: String {
+        switch self {
+        case .environment(let name): return "from $\(name)"
+        case .file(let path): return "from \(path)"
+        case .missing: return "no key"
+        case .refusedInsecureFile(let path): return "refused: \(path) is readable by others (chmod 600 it)"
+        }
+    }
+}
+
+/// Reads API keys from the environment or a `0600` file under the config directory.
+/// (The desktop app adds the Secret Service in front of this.)
+public struct KeyStore: Sendable {
+    public let paths: CratePaths
+    public let environment: [String: String]
+
+    public init(paths: CratePaths, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.paths = paths
+        self.environment = environment
+    }
+
+    public func keyFileURL(for provider: ProviderKind) -> URL {
+        paths.configDirectory.appendingPathComponent("keys", isDirectory: true).appendingPathComponent("\(provider.rawValue).key")
+    }
+
+    public func source(for provider: ProviderKind) -> KeySource {
+        lookup(provider).source
+    }
+
+    public func key(for provider: ProviderKind) -> String? {
+        lookup(provider).key
+    }
+
+    /// Writes the key to a file created with mode 0600.
+    public func storeKey(_ key: String, for provider: ProviderKind) throws {
+        let url = keyFileURL(for: provider)
+        let dir = url.deletingLastPathComponent()
+        try CratePaths.ensureWritable(dir)
+        chmod(dir.path, 0o700)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw CrateError.directoryNotWritable(dir.path) }
+        defer { close(fd) }
+        fchmod(fd, 0o600)  // The file may have existed with looser permissions.
+        let bytes = Array(key.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw CrateError.directoryNotWritable(dir.path) }
+    }
+
+    private func lookup(_ provider: ProviderKind) -> (source: KeySource, key: String?) {
+        for name in provider.keyEnvironmentVariables {
+            if let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+                return (.environment(name), value)
+            }
+        }
+        let url = keyFileURL(for: provider)
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return (.missing, nil) }
+        if info.st_mode & 0o077 != 0 {
+            return (.refusedInsecureFile(url.path), nil)
+        }
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let key = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !key.isEmpty else {
+            return (.missing, nil)
+        }
+        return (.file(url.path), key)
+    }
+}

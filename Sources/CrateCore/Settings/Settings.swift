@@ -1,0 +1,93 @@
+import Foundation
+
+/// The vision/review providers Crate can use.
+public enum ProviderKind: String, CaseIterable, Codable, Sendable {
+    case anthropic
+    case openai
+    case ollama
+    case none
+
+    /// Environment variables holding a key for this provider, in lookup order.
+    public var keyEnvironmentVariables: [String] {
+        switch self {
+        case .anthropic: return ["CRATE_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"]
+        case .openai: return ["CRATE_OPENAI_API_KEY", "OPENAI_API_KEY"]
+        case .ollama, .none: return []
+        }
+    }
+
+    public var needsKey: Bool { self == .anthropic || self == .openai }
+}
+
+/// User settings: `settings.json` in the config directory, overridden by `CRATE_*` variables.
+public struct Settings: Equatable, Sendable, Codable {
+    public var provider: ProviderKind = .none
+    public var model: String?
+    public var advancedSearch: Bool = false
+    /// Contact for the MusicBrainz User-Agent (an e-mail or URL).
+    public var musicBrainzContact: String = "https://crate.dev"
+    public var endpoints: Endpoints = .defaults
+
+    public init() {}
+
+    /// Reads `settings.json` (missing → defaults) and applies environment overrides.
+    /// A malformed file is reported, not silently replaced.
+    public static func load(paths: CratePaths, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        var settings = Settings()
+        if let data = FileManager.default.contents(atPath: paths.settingsURL.path), !data.isEmpty {
+            do {
+                settings = try JSONDecoder().decode(Settings.self, from: data)
+            } catch {
+                throw SettingsError.malformed(path: paths.settingsURL.path)
+            }
+        }
+        for (name, keyPath) in Endpoints.environmentKeys {
+            if let value = environment[name], !value.isEmpty {
+                guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
+                    throw SettingsError.invalidEndpoint(variable: name, value: value)
+                }
+                settings.endpoints[keyPath: keyPath] = url
+            }
+        }
+        if let provider = environment["CRATE_PROVIDER"], !provider.isEmpty {
+            guard let kind = ProviderKind(rawValue: provider.lowercased()) else {
+                throw SettingsError.unknownProvider(provider)
+            }
+            settings.provider = kind
+        }
+        if let model = environment["CRATE_MODEL"], !model.isEmpty { settings.model = model }
+        if let contact = environment["CRATE_MUSICBRAINZ_CONTACT"], !contact.isEmpty { settings.musicBrainzContact = contact }
+        return settings
+    }
+
+    public func save(paths: CratePaths) throws {
+        try CratePaths.ensureWritable(paths.configDirectory)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: paths.settingsURL, options: .atomic)
+    }
+
+    // Decoding tolerates missing keys so old settings files keep working.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        provider = try c.decodeIfPresent(ProviderKind.self, forKey: .provider) ?? .none
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        advancedSearch = try c.decodeIfPresent(Bool.self, forKey: .advancedSearch) ?? false
+        musicBrainzContact = try c.decodeIfPresent(String.self, forKey: .musicBrainzContact) ?? "https://crate.dev"
+        endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? .defaults
+    }
+}
+
+public enum SettingsError: Error, Equatable, LocalizedError {
+    case malformed(path: String)
+    case invalidEndpoint(variable: String, value: String)
+    case unknownProvider(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .malformed(let path): return "The settings file \(path) is not valid JSON. Fix or remove it."
+        case .invalidEndpoint(let variable, let value): return "\(variable)=\(value) is not an http(s) URL."
+        case .unknownProvider(let name): return "Unknown provider \"\(name)\"; use anthropic, openai, ollama or none."
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Errors the user can see. Messages are decided here, in one place.
+public enum CrateError: Error, Equatable, Sendable {
+    case directoryNotWritable(String)
+    case databaseNewerThanApp(path: String)
+    case databaseReadOnly
+    case databaseOpenFailed(path: String, reason: String)
+    case notFound(String)
+
+    public var message: String {
+        switch self {
+        case .directoryNotWritable(let path):
+            return "Crate cannot write to \(path). Check that the directory exists and that you own it."
+        case .databaseNewerThanApp(let path):
+            return "The library at \(path) was written by a newer version of Crate. It is open read-only; update Crate to change it."
+        case .databaseReadOnly:
+            return "The library is open read-only because it was written by a newer version of Crate."
+        case .databaseOpenFailed(let path, let reason):
+            return "Crate could not open its library at \(path): \(reason)"
+        case .notFound(let what):
+            return "\(what) was not found."
+        }
+    }
+}
+
+extension CrateError: LocalizedError {
+    public var errorDescription: String? { message }
+}

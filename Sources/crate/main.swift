@@ -1,0 +1,3 @@
+import CrateCLI
+
+CrateCommand.main()
