@@ -39,4 +39,50 @@ static inline void crate_about_set_authors(GtkAboutDialog *about, const char *au
     gtk_about_dialog_set_authors(about, authors);
 }
 
+/// gtk_accessible_update_property is variadic: set just the accessible label.
+static inline void crate_accessible_set_label(void *widget, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+static inline GtkActionable *crate_actionable(void *p) { return (GtkActionable *)p; }
+static inline GtkStack *crate_stack(void *p) { return (GtkStack *)p; }
+static inline GtkListView *crate_list_view(void *p) { return (GtkListView *)p; }
+static inline GtkStringList *crate_string_list(void *p) { return (GtkStringList *)p; }
+static inline GtkSelectionModel *crate_selection_model(void *p) { return (GtkSelectionModel *)p; }
+static inline GtkSingleSelection *crate_single_selection(void *p) { return (GtkSingleSelection *)p; }
+static inline GtkHeaderBar *crate_header_bar(void *p) { return (GtkHeaderBar *)p; }
+static inline GtkMenuButton *crate_menu_button(void *p) { return (GtkMenuButton *)p; }
+static inline GtkScrolledWindow *crate_scrolled_window(void *p) { return (GtkScrolledWindow *)p; }
+static inline GtkImage *crate_image(void *p) { return (GtkImage *)p; }
+static inline GtkAboutDialog *crate_about_dialog(void *p) { return (GtkAboutDialog *)p; }
+static inline GtkRevealer *crate_revealer(void *p) { return (GtkRevealer *)p; }
+static inline GtkPicture *crate_picture(void *p) { return (GtkPicture *)p; }
+static inline GtkOverlay *crate_overlay(void *p) { return (GtkOverlay *)p; }
+static inline GSimpleAction *crate_simple_action(void *p) { return (GSimpleAction *)p; }
+static inline GtkListItemFactory *crate_list_item_factory(void *p) { return (GtkListItemFactory *)p; }
+
+/// Renders a widget (e.g. the window, with its header bar) into a PNG file. Returns TRUE on success.
+/// Used by `--screenshot` so UI states can be looked at without a window manager.
+static inline gboolean crate_widget_save_png(GtkWidget *widget, const char *path) {
+    int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
+    if (width <= 0 || height <= 0) return FALSE;
+    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gdk_paintable_snapshot(paintable, snapshot, width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    gboolean ok = FALSE;
+    if (node) {
+        GskRenderer *renderer = gtk_native_get_renderer(gtk_widget_get_native(widget));
+        graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+        GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &bounds);
+        if (texture) {
+            ok = gdk_texture_save_to_png(texture, path);
+            g_object_unref(texture);
+        }
+        gsk_render_node_unref(node);
+    }
+    g_object_unref(paintable);
+    return ok;
+}
+
 #endif

@@ -1,0 +1,70 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// The GtkApplication: single instance, opens files, owns the window and the stores.
+@MainActor
+final class CrateApplication {
+    let app: UnsafeMutablePointer<GtkApplication>
+    private let options: LaunchOptions
+    private var window: MainWindow?
+    private var historyStore: HistoryStore?
+    private(set) var exitStatus: Int32 = 0
+
+    init(options: LaunchOptions) {
+        self.options = options
+        var flags = G_APPLICATION_HANDLES_OPEN
+        if options.isDiagnosticRun { flags = GApplicationFlags(flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
+        app = gtk_application_new(CrateVersion.applicationID, flags)
+        GSignal.connect(app, "startup") { [unowned self] in self.startup() }
+        GSignal.connect(app, "activate") { [unowned self] in self.activate() }
+        GSignal.connectOpen(app) { [unowned self] paths in
+            self.activate()
+            self.window?.receive(files: paths)
+        }
+    }
+
+    func run() -> Int32 {
+        let status = Gtk.withCStringArray(options.remaining) { argv in
+            g_application_run(crate_gapplication(app), Int32(options.remaining.count), UnsafeMutablePointer(mutating: argv).withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: options.remaining.count + 1) { $0 })
+        }
+        g_object_unref(app)
+        return status != 0 ? status : exitStatus
+    }
+
+    func quit(status: Int32) {
+        exitStatus = status
+        g_application_quit(crate_gapplication(app))
+    }
+
+    // MARK: - Private
+
+    private func startup() {
+        Stylesheet.install()
+        Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
+        Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }
+        Actions.installAccelerators(on: app)
+    }
+
+    private func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        let window = MainWindow(application: app)
+        self.window = window
+        do {
+            let database = try AppDatabase.open(paths: CratePaths())
+            let history = HistoryStore(database: database)
+            historyStore = history
+            window.attach(history: history, database: database)
+        } catch {
+            let message = (error as? CrateError)?.message ?? error.localizedDescription
+            Log.error(message)
+            window.showLibraryError(message)
+        }
+        window.present()
+        if options.selfTest { SelfTest.start(app: self, window: window) }
+        if let path = options.screenshotPath { Screenshot.capture(window: window.widget, to: path) { [unowned self] ok in self.quit(status: ok ? 0 : 1) } }
+    }
+}

@@ -1,0 +1,32 @@
+import CGtk
+
+/// The first-run page: what to do when the crate is empty.
+@MainActor
+final class EmptyStateView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let titleLabel: UnsafeMutablePointer<GtkWidget>
+    private let detailLabel: UnsafeMutablePointer<GtkWidget>
+
+    init(icon: String = "media-optical-symbolic", title: String, detail: String) {
+        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["empty-state"])
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_vexpand(widget, 1)
+        let image = gtk_image_new_from_icon_name(icon)!
+        gtk_image_set_pixel_size(crate_image(image), 96)
+        gtk_widget_add_css_class(image, "dim-label")
+        titleLabel = Gtk.label(title, classes: ["title-1"], xalign: 0.5)
+        detailLabel = Gtk.label(detail, classes: ["dim-label"], xalign: 0.5)
+        gtk_label_set_wrap(crate_label(detailLabel), 1)
+        gtk_label_set_max_width_chars(crate_label(detailLabel), 50)
+        gtk_label_set_justify(crate_label(detailLabel), GTK_JUSTIFY_CENTER)
+        Gtk.append(widget, image)
+        Gtk.append(widget, titleLabel)
+        Gtk.append(widget, detailLabel)
+    }
+
+    func update(title: String, detail: String) {
+        Gtk.setText(titleLabel, title)
+        Gtk.setText(detailLabel, detail)
+    }
+}

@@ -1,0 +1,50 @@
+import CGtk
+
+/// Small conveniences over the C API that keep the widget files readable.
+enum Gtk {
+    /// A label whose text is always plain text (never Pango markup): titles such as
+    /// `<b>x</b> & <a href=…>` come from the network and must show literally.
+    static func label(_ text: String, classes: [String] = [], xalign: Float = 0) -> UnsafeMutablePointer<GtkWidget> {
+        let label = gtk_label_new(nil)!
+        gtk_label_set_text(crate_label(label), text)
+        gtk_label_set_xalign(crate_label(label), xalign)
+        gtk_label_set_use_markup(crate_label(label), 0)
+        for name in classes { gtk_widget_add_css_class(label, name) }
+        return label
+    }
+
+    static func setText(_ label: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        gtk_label_set_text(crate_label(label), text)
+    }
+
+    static func box(_ orientation: GtkOrientation, spacing: Int32, classes: [String] = []) -> UnsafeMutablePointer<GtkWidget> {
+        let box = gtk_box_new(orientation, spacing)!
+        for name in classes { gtk_widget_add_css_class(box, name) }
+        return box
+    }
+
+    static func append(_ box: UnsafeMutablePointer<GtkWidget>, _ child: UnsafeMutablePointer<GtkWidget>) {
+        gtk_box_append(crate_box(box), child)
+    }
+
+    /// An icon-only button with a tooltip and an accessible label (screen readers read the label).
+    static func iconButton(_ icon: String, label: String, action: String? = nil) -> UnsafeMutablePointer<GtkWidget> {
+        let button = gtk_button_new_from_icon_name(icon)!
+        gtk_widget_set_tooltip_text(button, label)
+        setAccessibleLabel(button, label)
+        if let action { gtk_actionable_set_action_name(crate_actionable(button), action) }
+        return button
+    }
+
+    static func setAccessibleLabel(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        crate_accessible_set_label(widget, text)
+    }
+
+    /// Calls `body` with a NULL-terminated C string array (accelerator lists, authors, …).
+    static func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) }
+        pointers.append(nil)
+        defer { for p in pointers { free(UnsafeMutableRawPointer(mutating: p)) } }
+        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,55 @@
+import CGtk
+import CrateCore
+
+/// The scan history as a virtualised GtkListView.
+///
+/// The model is a GtkStringList of scan ids: GTK only creates rows for what is visible and asks us
+/// to bind an id to a row, so 100 000 scans cost 100 000 short strings, not 100 000 widgets.
+@MainActor
+final class HistoryListView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let model: OpaquePointer
+    private let listView: UnsafeMutablePointer<GtkWidget>
+    private var entriesByID: [Int64: HistoryEntry] = [:]
+    private var rows: [UnsafeMutableRawPointer: HistoryRow] = [:]
+
+    init() {
+        model = gtk_string_list_new(nil)
+        let selection = gtk_single_selection_new(crate_list_model(g_object_ref(UnsafeMutableRawPointer(model))))!
+        let factory = gtk_signal_list_item_factory_new()!
+        listView = gtk_list_view_new(selection, factory)!
+        gtk_widget_add_css_class(listView, "history-list")
+        Gtk.setAccessibleLabel(listView, "Scan history")
+        widget = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(crate_scrolled_window(widget), listView)
+        gtk_widget_set_vexpand(widget, 1)
+
+        GSignal.connect(factory, "setup") { [weak self] item in
+            guard let self, let item else { return }
+            let row = HistoryRow()
+            self.rows[item] = row
+            gtk_list_item_set_child(crate_list_item(item), row.widget)
+        }
+        GSignal.connect(factory, "bind") { [weak self] item in
+            guard let self, let item, let row = self.rows[item] else { return }
+            guard let object = gtk_list_item_get_item(crate_list_item(item)),
+                  let cString = gtk_string_object_get_string(crate_string_object(object)),
+                  let id = Int64(String(cString: cString)),
+                  let entry = self.entriesByID[id] else { return }
+            row.show(entry)
+        }
+        GSignal.connect(factory, "teardown") { [weak self] item in
+            guard let self, let item else { return }
+            self.rows[item] = nil
+        }
+    }
+
+    /// Replaces the list's contents with `entries` (newest first).
+    func show(_ entries: [HistoryEntry]) {
+        entriesByID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let removed = g_list_model_get_n_items(crate_list_model(UnsafeMutableRawPointer(model)))
+        Gtk.withCStringArray(entries.map { String($0.id) }) { ids in
+            gtk_string_list_splice(model, 0, removed, ids)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import CGtk
+
+/// A banner that slides down under the header bar with a message and a Dismiss button.
+@MainActor
+final class NoticeBanner {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        widget = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(crate_revealer(widget), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["notice-banner"])
+        label = Gtk.label("")
+        gtk_label_set_wrap(crate_label(label), 1)
+        gtk_widget_set_hexpand(label, 1)
+        let dismiss = gtk_button_new_with_label("Dismiss")!
+        GSignal.connect(dismiss, "clicked") { [weak self] in self?.hide() }
+        Gtk.append(box, label)
+        Gtk.append(box, dismiss)
+        gtk_revealer_set_child(crate_revealer(widget), box)
+    }
+
+    /// Shows `message` as plain text; `isError` switches to the error colours.
+    func show(_ message: String, isError: Bool = false) {
+        Gtk.setText(label, message)
+        if isError { gtk_widget_add_css_class(widget, "error") } else { gtk_widget_remove_css_class(widget, "error") }
+        gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
+    }
+
+    func hide() {
+        gtk_revealer_set_reveal_child(crate_revealer(widget), 0)
+    }
+}

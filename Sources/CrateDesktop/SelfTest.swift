@@ -1,0 +1,32 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// `CrateDesktop --self-test`: proves, inside a running GTK app, that work hopping from a background
+/// task to the main actor (and to `DispatchQueue.main`) runs. Exits 0 only if both ran and the
+/// window is mapped; exits 1 after 10 s otherwise.
+@MainActor
+enum SelfTest {
+    static func start(app: CrateApplication, window: MainWindow) {
+        g_timeout_add_seconds(10, { _ in
+            FileHandle.standardError.write(Data("self-test: FAILED — the main actor hop never ran within 10 s\n".utf8))
+            exit(1)
+        }, nil)
+        Task.detached(priority: .userInitiated) {
+            let backgroundThread = !Thread.isMainThread
+            let hopOnMain = await MainActor.run { Thread.isMainThread }
+            let dispatchRan = await withCheckedContinuation { continuation in
+                DispatchQueue.main.async { continuation.resume(returning: Thread.isMainThread) }
+            }
+            // Give the window a moment to map, then check it from the main actor.
+            try? await Task.sleep(nanoseconds: 300_000_000)
+            await MainActor.run {
+                let mapped = gtk_widget_get_mapped(window.widget) != 0
+                let ok = backgroundThread && hopOnMain && dispatchRan && mapped
+                print("self-test: background task off main: \(backgroundThread); @MainActor hop ran on main: \(hopOnMain); DispatchQueue.main ran: \(dispatchRan); window mapped: \(mapped)")
+                print(ok ? "self-test: PASSED" : "self-test: FAILED")
+                app.quit(status: ok ? 0 : 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import CGtk
+import CrateCore
+
+/// Loads data/style.css and the app icon's search path for the default display.
+enum Stylesheet {
+    static func install() {
+        guard let display = gdk_display_get_default() else { return }
+        if let css = DataFiles.url("style.css") {
+            let provider = gtk_css_provider_new()!
+            gtk_css_provider_load_from_path(provider, css.path)
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        } else {
+            Log.notice("style.css not found; using the default theme")
+        }
+        if let icons = DataFiles.url("icons") {
+            gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), icons.path)
+        }
+    }
+}
