@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import CrateCore
+
+@Suite("Settings and keys")
+struct SettingsTests {
+    @Test func environmentOverridesEndpointsAndProvider() throws {
+        let dir = try TemporaryDirectory()
+        let settings = try Settings.load(paths: dir.paths, environment: [
+            "CRATE_MUSICBRAINZ_URL": "http://127.0.0.1:8080/ws/2",
+            "CRATE_PROVIDER": "Ollama",
+        ])
+        #expect(settings.endpoints.musicBrainz.absoluteString == "http://127.0.0.1:8080/ws/2")
+        #expect(settings.endpoints.coverArtArchive == Endpoints.defaults.coverArtArchive)
+        #expect(settings.provider == .ollama)
+    }
+
+    @Test func badValuesAreClearErrors() throws {
+        let dir = try TemporaryDirectory()
+        #expect(throws: SettingsError.invalidEndpoint(variable: "CRATE_COVERART_URL", value: "file:///etc")) {
+            try Settings.load(paths: dir.paths, environment: ["CRATE_COVERART_URL": "file:///etc"])
+        }
+        #expect(throws: SettingsError.unknownProvider("gpt")) {
+            try Settings.load(paths: dir.paths, environment: ["CRATE_PROVIDER": "gpt"])
+        }
+        try FileManager.default.createDirectory(at: dir.paths.configDirectory, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: dir.paths.settingsURL)
+        #expect(throws: SettingsError.malformed(path: dir.paths.settingsURL.path)) {
+            try Settings.load(paths: dir.paths, environment: [:])
+        }
+    }
+
+    @Test func settingsRoundTripThroughTheFile() throws {
+        let dir = try TemporaryDirectory()
+        var settings = Settings()
+        settings.provider = .anthropic
+        settings.advancedSearch = true
+        try settings.save(paths: dir.paths)
+        #expect(try Settings.load(paths: dir.paths, environment: [:]) == settings)
+    }
+
+    @Test func keyFromEnvironmentThenFile() throws {
+        let dir = try TemporaryDirectory()
+        let keys = KeyStore(paths: dir.paths, environment: ["ANTHROPIC_API_KEY": "sk-env"])
+        #expect(keys.key(for: .anthropic) == "sk-env")
+        #expect(keys.source(for: .anthropic) == .environment("ANTHROPIC_API_KEY"))
+        #expect(keys.source(for: .openai) == .missing)
+
+        let fileKeys = KeyStore(paths: dir.paths, environment: [:])
+        try fileKeys.storeKey("sk-file", for: .openai)
+        var info = stat()
+        #expect(stat(fileKeys.keyFileURL(for: .openai).path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(fileKeys.key(for: .openai) == "sk-file")
+    }
+
+    @Test func aKeyFileReadableByOthersIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let keys = KeyStore(paths: dir.paths, environment: [:])
+        try keys.storeKey("sk-secret", for: .anthropic)
+        chmod(keys.keyFileURL(for: .anthropic).path, 0o644)
+        #expect(keys.key(for: .anthropic) == nil)
+        #expect(keys.source(for: .anthropic) == .refusedInsecureFile(keys.keyFileURL(for: .anthropic).path))
+        #expect(!keys.source(for: .anthropic).description.contains("sk-secret"))
+    }
+}
