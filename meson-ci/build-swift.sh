@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds Crate through SwiftPM and copies the binaries into meson's build directory.
+set -euo pipefail
+root="$1"; config="$2"; outdir="$3"
+export PATH="/opt/swift/usr/bin:$PATH"
+swift build --package-path "$root" -c "$config"
+bin="$(swift build --package-path "$root" -c "$config" --show-bin-path)"
+cp "$bin/crate" "$bin/CrateDesktop" "$outdir/"
