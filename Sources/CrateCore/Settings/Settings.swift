@@ -56,7 +56,24 @@ public struct Settings: Equatable, Sendable, Codable {
             settings.provider = kind
         }
         if let model = environment["CRATE_MODEL"], !model.isEmpty { settings.model = model }
-        if let contact = environment["CRATE_MUSICBRAINZ_CONTACT"], !contact.isEmpty { settings.musicBrainzContact = contact }
+        for name in ["CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT"] {
+            if let contact = environment[name], !contact.isEmpty { settings.musicBrainzContact = contact }
+        }
+        if let flag = environment["CRATE_ADVANCED_SEARCH"], !flag.isEmpty {
+            settings.advancedSearch = ["1", "true", "yes", "on"].contains(flag.lowercased())
+        }
+        // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
+        if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty {
+            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
+                throw SettingsError.invalidEndpoint(variable: "CRATE_PROVIDER_URL", value: value)
+            }
+            switch settings.provider {
+            case .anthropic: settings.endpoints.anthropic = url
+            case .openai: settings.endpoints.openAI = url
+            case .ollama: settings.endpoints.ollama = url
+            case .none: break
+            }
+        }
         return settings
     }
 

@@ -15,6 +15,18 @@ struct SettingsTests {
         #expect(settings.provider == .ollama)
     }
 
+    @Test func providerURLAdvancedSearchAndContactFromEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        let settings = try Settings.load(paths: dir.paths, environment: [
+            "CRATE_PROVIDER": "anthropic", "CRATE_PROVIDER_URL": "http://127.0.0.1:5555",
+            "CRATE_ADVANCED_SEARCH": "1", "CRATE_CONTACT": "me@example.org",
+        ])
+        #expect(settings.endpoints.anthropic.absoluteString == "http://127.0.0.1:5555")
+        #expect(settings.endpoints.openAI == Endpoints.defaults.openAI)
+        #expect(settings.advancedSearch)
+        #expect(settings.musicBrainzContact == "me@example.org")
+    }
+
     @Test func badValuesAreClearErrors() throws {
         let dir = try TemporaryDirectory()
         #expect(throws: SettingsError.invalidEndpoint(variable: "CRATE_COVERART_URL", value: "file:///etc")) {
