@@ -55,6 +55,19 @@ extension AppDatabase {
             }
         }
 
+        // Full-text search over the crate (Ctrl+F): artist, title, label and genres.
+        migrator.registerMigration("v4-search") { db in
+            try db.create(virtualTable: "album_fts", using: FTS5()) { t in
+                t.synchronize(withTable: "album")
+                t.tokenizer = .unicode61()
+                t.column("title")
+                t.column("artist")
+                t.column("label")
+                t.column("genres")
+            }
+            try db.create(index: "scan_on_albumId_scannedAt", on: "scan", columns: ["albumId", "scannedAt"])
+        }
+
         return migrator
     }()
 }

@@ -11,7 +11,7 @@ struct AppDatabaseTests {
             try ["album", "scan", "review", "track"].filter { try db.tableExists($0) }
         }
         #expect(tables == ["album", "scan", "review", "track"])
-        #expect(try db.schemaVersion() == "v1")
+        #expect(try db.schemaVersion() == AppDatabase.knownMigrations.last)
     }
 
     @Test func saveScanStoresAlbumAndScanTogether() throws {
@@ -100,7 +100,7 @@ struct AppDatabaseTests {
         let reopened = try AppDatabase.open(paths: dir.paths)
         #expect(reopened.recoveryNotice == nil)
         #expect(try reopened.history().count == 1)
-        #expect(try reopened.schemaVersion() == "v1")
+        #expect(try reopened.schemaVersion() == AppDatabase.knownMigrations.last)
     }
 
     @Test func aFileThatIsNotSQLiteIsMovedAsideAndReplaced() throws {
@@ -142,7 +142,7 @@ struct AppDatabaseTests {
         FileManager.default.createFile(atPath: dir.paths.databaseURL.path, contents: Data())
         let db = try AppDatabase.open(paths: dir.paths)
         #expect(db.recoveryNotice == nil)
-        #expect(try db.schemaVersion() == "v1")
+        #expect(try db.schemaVersion() == AppDatabase.knownMigrations.last)
     }
 
     @Test func aLibraryFromANewerCrateIsOpenedReadOnlyAndNeverWritten() throws {
