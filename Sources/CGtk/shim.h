@@ -60,6 +60,33 @@ static inline GtkPicture *crate_picture(void *p) { return (GtkPicture *)p; }
 static inline GtkOverlay *crate_overlay(void *p) { return (GtkOverlay *)p; }
 static inline GSimpleAction *crate_simple_action(void *p) { return (GSimpleAction *)p; }
 static inline GtkListItemFactory *crate_list_item_factory(void *p) { return (GtkListItemFactory *)p; }
+static inline GtkGridView *crate_grid_view(void *p) { return (GtkGridView *)p; }
+static inline GtkPaned *crate_paned(void *p) { return (GtkPaned *)p; }
+static inline GtkSearchBar *crate_search_bar(void *p) { return (GtkSearchBar *)p; }
+static inline GtkEditable *crate_editable(void *p) { return (GtkEditable *)p; }
+static inline GtkStackSwitcher *crate_stack_switcher(void *p) { return (GtkStackSwitcher *)p; }
+static inline GdkPaintable *crate_paintable(void *p) { return (GdkPaintable *)p; }
+static inline GtkListBox *crate_list_box(void *p) { return (GtkListBox *)p; }
+static inline GtkShortcutController *crate_shortcut_controller(void *p) { return (GtkShortcutController *)p; }
+static inline GtkEventController *crate_event_controller(void *p) { return (GtkEventController *)p; }
+static inline GtkApplicationWindow *crate_application_window(void *p) { return (GtkApplicationWindow *)p; }
+static inline GtkShortcutsWindow *crate_shortcuts_window(void *p) { return (GtkShortcutsWindow *)p; }
+static inline GtkToggleButton *crate_toggle_button(void *p) { return (GtkToggleButton *)p; }
+static inline GtkDropTarget *crate_drop_target(void *p) { return (GtkDropTarget *)p; }
+static inline GAction *crate_action(void *p) { return (GAction *)p; }
+
+/// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
+static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {
+    return g_simple_action_new_stateful(name, G_VARIANT_TYPE_STRING, g_variant_new_string(initial));
+}
+
+/// A shortcut local to one widget: `trigger` (e.g. "Delete") activates the named action.
+static inline void crate_add_local_shortcut(GtkWidget *widget, const char *trigger, const char *action) {
+    GtkEventController *controller = gtk_shortcut_controller_new();
+    GtkShortcut *shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger), gtk_named_action_new(action));
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(controller), shortcut);
+    gtk_widget_add_controller(widget, controller);
+}
 
 /// Renders a widget (e.g. the window, with its header bar) into a PNG file. Returns TRUE on success.
 /// Used by `--screenshot` so UI states can be looked at without a window manager.

@@ -4,16 +4,34 @@ import CGtk
 enum Actions {
     /// Every keyboard shortcut in the app. Later issues add rows here, nowhere else.
     static let accelerators: [(action: String, keys: [String])] = [
-        ("app.quit", ["<Control>q"]),
-        ("app.about", ["F1"]),
+        ("win.scan", ["<Control>o"]),
+        ("win.paste", ["<Control>v"]),
         ("win.show-history", ["<Control>h"]),
+        ("win.search", ["<Control>f"]),
         ("win.close", ["<Control>w"]),
+        ("app.preferences", ["<Control>comma"]),
+        ("app.shortcuts", ["<Control>question"]),
+        ("app.about", ["F1"]),
+        ("app.quit", ["<Control>q"]),
     ]
 
     /// Adds a parameterless action to an application or window.
     static func add(to map: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
         GSignal.connect(action, "activate") { (_: UnsafeMutableRawPointer?) in handler() }
+        g_action_map_add_action(crate_action_map(map), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// Adds a string-valued radio action (`win.sort::artist` in menus).
+    static func addChoice(to map: UnsafeMutableRawPointer, _ name: String, initial: String, _ handler: @escaping @MainActor (String) -> Void) {
+        let action = crate_string_state_action_new(name, initial)!
+        GSignal.connect(action, "change-state") { (value: UnsafeMutableRawPointer?) in
+            guard let value else { return }
+            let variant = OpaquePointer(value)
+            g_simple_action_set_state(action, variant)
+            handler(String(cString: g_variant_get_string(variant, nil)))
+        }
         g_action_map_add_action(crate_action_map(map), action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }

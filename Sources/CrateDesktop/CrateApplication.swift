@@ -43,6 +43,7 @@ final class CrateApplication {
         Stylesheet.install()
         Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
         Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }
+        Actions.add(to: app, "shortcuts") { [unowned self] in ShortcutsWindow.present(over: self.window?.widget) }
         Actions.installAccelerators(on: app)
     }
 
@@ -57,7 +58,14 @@ final class CrateApplication {
             let database = try AppDatabase.open(paths: CratePaths())
             let history = HistoryStore(database: database)
             historyStore = history
-            window.attach(history: history, database: database)
+            let library = LibraryStore(database: database)
+            let detail = AlbumDetailStore(database: database)
+            window.attach(library: library, history: history, detail: detail, database: database)
+            if let page = options.page { window.showPage(page) }
+            if let id = options.albumID {
+                library.select(albumID: id)
+                Task { await detail.show(albumID: id) }
+            }
         } catch {
             let message = (error as? CrateError)?.message ?? error.localizedDescription
             Log.error(message)

@@ -9,13 +9,14 @@ import CrateCore
 final class HistoryListView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let model: OpaquePointer
+    private let selection: OpaquePointer
     private let listView: UnsafeMutablePointer<GtkWidget>
     private var entriesByID: [Int64: HistoryEntry] = [:]
     private var rows: [UnsafeMutableRawPointer: HistoryRow] = [:]
 
     init() {
         model = gtk_string_list_new(nil)
-        let selection = gtk_single_selection_new(crate_list_model(g_object_ref(UnsafeMutableRawPointer(model))))!
+        selection = gtk_single_selection_new(crate_list_model(g_object_ref(UnsafeMutableRawPointer(model))))!
         let factory = gtk_signal_list_item_factory_new()!
         listView = gtk_list_view_new(selection, factory)!
         gtk_widget_add_css_class(listView, "history-list")
@@ -42,6 +43,18 @@ final class HistoryListView {
             guard let self, let item else { return }
             self.rows[item] = nil
         }
+    }
+
+    /// The scan the keyboard focus / selection is on.
+    var selectedScanID: Int64? {
+        guard let item = gtk_single_selection_get_selected_item(selection),
+              let text = gtk_string_object_get_string(crate_string_object(item)) else { return nil }
+        return Int64(String(cString: text))
+    }
+
+    /// Delete removes the selected scan (the window's `win.delete-scan` action).
+    func enableDeleteShortcut() {
+        crate_add_local_shortcut(listView, "Delete", "win.delete-scan")
     }
 
     /// Replaces the list's contents with `entries` (newest first).

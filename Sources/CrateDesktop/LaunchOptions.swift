@@ -4,6 +4,10 @@ struct LaunchOptions {
     var selfTest = false
     /// Render the window to this PNG once it has settled, then quit.
     var screenshotPath: String?
+    /// Open on this page ("crate" or "history") — for screenshots and scripts.
+    var page: String?
+    /// Select this album id at start — for screenshots and scripts.
+    var albumID: Int64?
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -15,6 +19,8 @@ struct LaunchOptions {
             switch argument {
             case "--self-test": options.selfTest = true
             case "--screenshot": options.screenshotPath = iterator.next()
+            case "--page": options.page = iterator.next()
+            case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)
             }
         }

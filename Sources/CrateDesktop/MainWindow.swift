@@ -1,50 +1,78 @@
 import CGtk
 import CrateCore
 
-/// The main window: header bar, notice banner, and the history (or the empty state).
+/// The main window: header bar, notices, the crate (grid + detail pane) and the history.
 @MainActor
 final class MainWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let stack: UnsafeMutablePointer<GtkWidget>
-    private let banner = NoticeBanner()
+    let mainStack: UnsafeMutablePointer<GtkWidget>
+    let banner = NoticeBanner()
+    let toast = UndoToast()
+    let grid = AlbumGridView()
+    let historyList = HistoryListView()
+    let searchBar: UnsafeMutablePointer<GtkWidget>
+    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    private let crateStack: UnsafeMutablePointer<GtkWidget>
+    private let historyStack: UnsafeMutablePointer<GtkWidget>
+    private let paned: UnsafeMutablePointer<GtkWidget>
     private let emptyState = EmptyStateView(
         title: "Scan your first album to begin",
         detail: "Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline."
     )
-    private let historyList = HistoryListView()
-    private var historyStore: HistoryStore?
-    private var tokens: [ObservationToken] = []
+    private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: "No albums found", detail: "Try another artist, title, label or genre.")
+    private let historyEmpty = EmptyStateView(icon: "document-open-recent-symbolic", title: "Scan your first album to begin", detail: "Every scan you make is listed here, newest first.")
+    var library: LibraryStore?
+    var history: HistoryStore?
+    var detail: AlbumDetailStore?
+    private var detailPane: AlbumDetailPane?
+    var tokens: [ObservationToken] = []
 
     init(application: UnsafeMutablePointer<GtkApplication>) {
         widget = gtk_application_window_new(application)!
         gtk_window_set_title(crate_window(widget), "Crate")
-        gtk_window_set_default_size(crate_window(widget), 960, 680)
+        gtk_window_set_default_size(crate_window(widget), 1180, 760)
         gtk_window_set_icon_name(crate_window(widget), CrateVersion.applicationID)
 
-        let header = gtk_header_bar_new()!
-        gtk_header_bar_pack_end(crate_header_bar(header), Self.makeMenuButton())
-        gtk_window_set_titlebar(crate_window(widget), header)
+        crateStack = gtk_stack_new()!
+        gtk_stack_add_named(crate_stack(crateStack), grid.widget, "grid")
+        gtk_stack_add_named(crate_stack(crateStack), emptyState.widget, "empty")
+        gtk_stack_add_named(crate_stack(crateStack), noResults.widget, "no-results")
+        gtk_stack_add_named(crate_stack(crateStack), Self.spinnerPage(), "loading")
+        gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")
+        paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL)!
+        gtk_paned_set_start_child(crate_paned(paned), crateStack)
+        gtk_paned_set_resize_start_child(crate_paned(paned), 1)
+        gtk_paned_set_shrink_end_child(crate_paned(paned), 0)
 
-        stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(crate_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_named(crate_stack(stack), emptyState.widget, "empty")
-        gtk_stack_add_named(crate_stack(stack), historyList.widget, "history")
-        gtk_stack_add_named(crate_stack(stack), Self.loadingPage(), "loading")
-        gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
+        historyStack = gtk_stack_new()!
+        gtk_stack_add_named(crate_stack(historyStack), historyList.widget, "list")
+        gtk_stack_add_named(crate_stack(historyStack), historyEmpty.widget, "empty")
+        historyList.enableDeleteShortcut()
+
+        mainStack = gtk_stack_new()!
+        gtk_stack_set_transition_type(crate_stack(mainStack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_titled(crate_stack(mainStack), paned, "crate", "Crate")
+        gtk_stack_add_titled(crate_stack(mainStack), historyStack, "history", "History")
+
+        searchEntry = gtk_search_entry_new()!
+        Gtk.setAccessibleLabel(searchEntry, "Search the crate")
+        gtk_widget_set_size_request(searchEntry, 360, -1)
+        searchBar = gtk_search_bar_new()!
+        gtk_search_bar_set_child(crate_search_bar(searchBar), searchEntry)
+        gtk_search_bar_connect_entry(crate_search_bar(searchBar), crate_editable(searchEntry))
+        gtk_search_bar_set_show_close_button(crate_search_bar(searchBar), 1)
 
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(content, banner.widget)
-        Gtk.append(content, stack)
-        gtk_window_set_child(crate_window(widget), content)
-
-        Actions.add(to: widget, "close") { [weak self] in
-            guard let self else { return }
-            gtk_window_close(crate_window(self.widget))
-        }
-        Actions.add(to: widget, "show-history") { [weak self] in
-            guard let self, self.historyStore != nil else { return }
-            Task { await self.historyStore?.reload() }
-        }
+        Gtk.append(content, searchBar)
+        gtk_widget_set_vexpand(mainStack, 1)
+        Gtk.append(content, mainStack)
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(crate_overlay(overlay), content)
+        gtk_overlay_add_overlay(crate_overlay(overlay), toast.widget)
+        gtk_window_set_child(crate_window(widget), overlay)
+        gtk_window_set_titlebar(crate_window(widget), makeHeaderBar())
+        installActions()
     }
 
     func present() {
@@ -52,23 +80,30 @@ final class MainWindow {
     }
 
     /// Binds the window to the library's stores.
-    func attach(history: HistoryStore, database: AppDatabase) {
-        historyStore = history
-        history.state.subscribe(initial: true) { [weak self] state in
-            self?.render(state)
-        }.store(in: &tokens)
+    func attach(library: LibraryStore, history: HistoryStore, detail: AlbumDetailStore, database: AppDatabase) {
+        self.library = library
+        self.history = history
+        self.detail = detail
+        let pane = AlbumDetailPane(store: detail)
+        detailPane = pane
+        gtk_paned_set_end_child(crate_paned(paned), pane.widget)
+        gtk_paned_set_position(crate_paned(paned), 760)
+        tokens.append(contentsOf: bindStores(pane: pane))
         if let notice = database.recoveryNotice {
             banner.show(notice)
         } else if database.isReadOnly, let url = database.fileURL {
             banner.show(CrateError.databaseNewerThanApp(path: url.path).message)
         }
-        Task { await history.reload() }
+        Task {
+            await library.reload()
+            await history.reload()
+        }
     }
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).
     func showLibraryError(_ message: String) {
         emptyState.update(title: "Crate cannot open your library", detail: message)
-        gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
+        gtk_stack_set_visible_child_name(crate_stack(crateStack), "empty")
         banner.show(message, isError: true)
     }
 
@@ -77,35 +112,34 @@ final class MainWindow {
         Log.notice("received \(files.count) file(s) to scan")
     }
 
-    // MARK: - Private
+    func showPage(_ name: String) {
+        gtk_stack_set_visible_child_name(crate_stack(mainStack), name)
+    }
 
-    private func render(_ state: HistoryState) {
+    // MARK: - Rendering
+
+    func renderLibrary(_ state: LibraryState) {
         switch state.phase {
         case .loading:
-            gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
+            gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")
         case .failed(let message):
             showLibraryError(message)
         case .loaded:
+            grid.show(state.albums, selected: state.selectedAlbumID)
+            let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
+            gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
+        }
+    }
+
+    func renderHistory(_ state: HistoryState) {
+        if case .loaded = state.phase {
             historyList.show(state.entries)
-            gtk_stack_set_visible_child_name(crate_stack(stack), state.entries.isEmpty ? "empty" : "history")
+            gtk_stack_set_visible_child_name(crate_stack(historyStack), state.entries.isEmpty ? "empty" : "list")
         }
         if let message = state.errorMessage { banner.show(message, isError: true) }
     }
 
-    private static func makeMenuButton() -> UnsafeMutablePointer<GtkWidget> {
-        let menu = g_menu_new()!
-        g_menu_append(menu, "_About Crate", "app.about")
-        g_menu_append(menu, "_Quit", "app.quit")
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(crate_menu_button(button), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        gtk_widget_set_tooltip_text(button, "Main menu")
-        Gtk.setAccessibleLabel(button, "Main menu")
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        return button
-    }
-
-    private static func loadingPage() -> UnsafeMutablePointer<GtkWidget> {
+    private static func spinnerPage() -> UnsafeMutablePointer<GtkWidget> {
         let spinner = gtk_spinner_new()!
         gtk_spinner_start(OpaquePointer(spinner))
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)

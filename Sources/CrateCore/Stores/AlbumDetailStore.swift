@@ -1,0 +1,107 @@
+import Foundation
+
+/// What the detail pane shows for the selected album.
+public struct AlbumDetailState: Equatable, Sendable {
+    public enum ReviewStatus: Equatable, Sendable {
+        /// No review was asked for yet (e.g. no provider configured).
+        case none
+        case loading
+        case available(Review)
+        /// Generation failed; `message` says why and what to do.
+        case unavailable(message: String)
+    }
+
+    public var album: Album?
+    public var tracks: [Track] = []
+    public var review: ReviewStatus = .none
+    public var errorMessage: String?
+
+    public init() {}
+
+    /// "Released 1977 · Rock · Warner Bros." — only the parts that are known.
+    public var subtitle: String {
+        guard let album else { return "" }
+        var parts: [String] = []
+        if let year = album.year, !year.isEmpty { parts.append("Released \(year)") }
+        if let genre = album.genres.first { parts.append(genre.capitalized) }
+        if let label = album.label, !label.isEmpty { parts.append(label) }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// Loads one album with its tracks and review for the detail pane.
+@MainActor
+public final class AlbumDetailStore {
+    public typealias ReviewLookup = @Sendable (Album) throws -> Review?
+    public typealias ReviewGenerator = @Sendable (Album, _ regenerate: Bool) async throws -> Review
+
+    public let state = ObservableValue(AlbumDetailState())
+    private let database: AppDatabase
+    private let lookupReview: ReviewLookup
+    private let generateReview: ReviewGenerator?
+    private var loadID = 0
+
+    /// `lookupReview` finds a cached review; `generateReview` (nil when no provider is set up)
+    /// writes a new one for Regenerate / Retry.
+    public init(database: AppDatabase, lookupReview: @escaping ReviewLookup = { _ in nil }, generateReview: ReviewGenerator? = nil) {
+        self.database = database
+        self.lookupReview = lookupReview
+        self.generateReview = generateReview
+    }
+
+    public var canGenerateReviews: Bool { generateReview != nil }
+
+    /// Shows an album (nil clears the pane).
+    public func show(albumID: Int64?) async {
+        loadID += 1
+        let current = loadID
+        guard let albumID else {
+            state.set(AlbumDetailState())
+            return
+        }
+        let database = self.database
+        let lookup = lookupReview
+        do {
+            let (album, tracks, review) = try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
+                guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
+                return (album, try database.tracks(forAlbum: albumID), try lookup(album))
+            }.value
+            guard current == loadID else { return }
+            var next = AlbumDetailState()
+            next.album = album
+            next.tracks = tracks
+            next.review = review.map { .available($0) } ?? .none
+            state.set(next)
+        } catch {
+            guard current == loadID else { return }
+            state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
+        }
+    }
+
+    /// Regenerate (or Retry after a failure): replaces the cached review.
+    public func regenerateReview() async {
+        guard let album = state.value.album, let generateReview else { return }
+        let current = loadID
+        state.update { $0.review = .loading }
+        do {
+            let review = try await generateReview(album, true)
+            guard current == loadID else { return }
+            state.update { $0.review = .available(review) }
+        } catch {
+            guard current == loadID else { return }
+            state.update { $0.review = .unavailable(message: ReviewFailureText.message(for: error)) }
+        }
+    }
+}
+
+/// The seed's failure wording, in one place.
+public enum ReviewFailureText {
+    public static let title = "Review Temporarily Unavailable"
+    public static let tip = "Tip: scan this album again (or press Regenerate) to retry generating the review."
+
+    /// Errors that carry their own user message (e.g. a wrong key pointing to settings) keep it.
+    public static func message(for error: Error) -> String {
+        if let described = error as? LocalizedError, let text = described.errorDescription { return text }
+        return tip
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+import CrateCore
+
+extension MainWindow {
+    /// Store → widget subscriptions and widget → intent wiring.
+    func bindStores(pane: AlbumDetailPane) -> [ObservationToken] {
+        var tokens: [ObservationToken] = []
+        guard let library, let history, let detail else { return tokens }
+        library.state.subscribe(initial: true) { [weak self] state in
+            self?.renderLibrary(state)
+        }.store(in: &tokens)
+        history.state.subscribe(initial: true) { [weak self] state in
+            self?.renderHistory(state)
+        }.store(in: &tokens)
+        grid.onSelect = { [weak library, weak detail] id in
+            library?.select(albumID: id)
+            Task { await detail?.show(albumID: id) }
+        }
+        GSignal.connect(searchEntry, "search-changed") { [weak self, weak library] in
+            guard let self, let library, let text = gtk_editable_get_text(crate_editable(self.searchEntry)) else { return }
+            let query = String(cString: text)
+            Task { await library.search(query) }
+        }
+        return tokens
+    }
+
+    /// Deletes the selected history scan with a 5-second Undo toast.
+    func deleteSelectedScan() {
+        guard let history, let id = historyList.selectedScanID else { return }
+        Task {
+            await history.delete(scanID: id)
+            guard let removed = history.state.value.undoableDeletion else { return }
+            toast.show("Deleted scan of “\(removed.album.title)”", onUndo: { [weak self] in
+                Task {
+                    await history.undoDelete()
+                    await self?.library?.reload()
+                }
+            }, onExpire: {
+                history.commitDeletion()
+            })
+            await library?.reload()
+        }
+    }
+}

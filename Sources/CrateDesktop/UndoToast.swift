@@ -1,0 +1,63 @@
+import CGtk
+
+/// "Scan deleted — Undo" at the bottom of the window for 5 seconds.
+@MainActor
+final class UndoToast {
+    static let duration: UInt32 = 5
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
+    private var timeoutID: UInt32 = 0
+    private var onUndo: (() -> Void)?
+    private var onExpire: (() -> Void)?
+
+    init() {
+        widget = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(crate_revealer(widget), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_END)
+        let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["toast"])
+        label = Gtk.label("")
+        let undo = gtk_button_new_with_mnemonic("_Undo")!
+        GSignal.connect(undo, "clicked") { [weak self] in self?.undo() }
+        Gtk.append(box, label)
+        Gtk.append(box, undo)
+        gtk_revealer_set_child(crate_revealer(widget), box)
+    }
+
+    /// Shows `message`; `onUndo` runs if Undo is pressed in time, `onExpire` otherwise.
+    func show(_ message: String, onUndo: @escaping () -> Void, onExpire: @escaping () -> Void) {
+        finish(expired: true)  // A new deletion commits the previous one.
+        Gtk.setText(label, message)
+        self.onUndo = onUndo
+        self.onExpire = onExpire
+        gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
+        timeoutID = g_timeout_add_seconds(Self.duration, { data in
+            guard let data else { return 0 }
+            let toast = Unmanaged<UndoToast>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                toast.timeoutID = 0
+                toast.finish(expired: true)
+            }
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func undo() {
+        let action = onUndo
+        finish(expired: false)
+        action?()
+    }
+
+    private func finish(expired: Bool) {
+        if timeoutID != 0 {
+            g_source_remove(timeoutID)
+            timeoutID = 0
+        }
+        let expire = onExpire
+        onUndo = nil
+        onExpire = nil
+        gtk_revealer_set_reveal_child(crate_revealer(widget), 0)
+        if expired { expire?() }
+    }
+}
