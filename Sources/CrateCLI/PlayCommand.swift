@@ -54,12 +54,21 @@ struct PlayCommand: ParsableCommand {
             log.onLine = { print($0) }
             let simulator = PlaybackSimulator(database: database, log: log)
             var messages: [String] = []
+            var skipped: [Int64] = []
             let token = simulator.store.state.subscribe { state in
+                for id in state.skippedAlbumIDs where !skipped.contains(id) { skipped.append(id) }
                 if let message = state.message, messages.last != message { messages.append(message) }
             }
             await simulator.run(albumID: albumID, grid: grid, limitMs: limitMs)
             token.cancel()
-            for message in messages {
+            // Say which albums were skipped; the store's message alone does not name them (the name is a
+            // courtesy: if it cannot be read, the id is enough).
+            let noTrackList = PlaybackError.noTrackList(albumID: 0).message
+            for id in skipped {
+                let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
+                FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
+            }
+            for message in messages where message != noTrackList {
                 FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
             }
             if let problem = log.writeError {

@@ -44,7 +44,7 @@ extension PlaybackStore {
                 content.albums[albumID] = album
                 content.trackLists[albumID] = stored.isEmpty ? try await lookUpTracks(of: album) : stored
             } catch {
-                Log.notice("no track list for album \(albumID): \(Self.describe(error))")
+                Log.debug("no track list for album \(albumID): \(Self.describe(error))")
                 content.withoutTrackList.append(albumID)
             }
         }
