@@ -23,8 +23,13 @@ public final class PlaybackSimulator {
     /// Plays `albumID` (from `grid`, if given) for `limitMs` of simulated time, or until nothing
     /// is left to play. Playback still going at the limit is stopped, so the log says where it ended.
     public func run(albumID: Int64, grid: GridContext?, limitMs: Int? = nil) async {
-        let limit = limitMs ?? Self.defaultLimitMs
         await store.play(albumID: albumID, grid: grid)
+        await drive(limitMs: limitMs)
+    }
+
+    /// Lets whatever the store is playing run on until `limitMs` of simulated time (or the end).
+    public func drive(limitMs: Int? = nil) async {
+        let limit = limitMs ?? Self.defaultLimitMs
         await store.settle()
         while clock.nowMs < limit {
             if clock.fireNext(notAfterMs: limit) {
