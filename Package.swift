@@ -54,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCLITests",
-            dependencies: ["CrateCLI", "crate"],
+            dependencies: ["CrateCLI", "CrateCore", "crate"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

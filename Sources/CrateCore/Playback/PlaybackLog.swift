@@ -21,7 +21,7 @@ public final class PlaybackLog {
     }
 
     /// `playback.log` in the state directory.
-    public static func defaultURL(paths: CratePaths) -> URL {
+    public nonisolated static func defaultURL(paths: CratePaths) -> URL {
         paths.stateDirectory.appendingPathComponent("playback.log")
     }
 
