@@ -1,0 +1,91 @@
+import ArgumentParser
+import CrateCore
+import Foundation
+
+/// `crate play`: runs the log player on a simulated clock and prints what would play.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Simulate playing an album (and the grid after it) and print the playback log.",
+        discussion: """
+        Nothing is heard: the log player walks simulated time through every track and appends one \
+        JSON line per command and state change to playback.log in Crate's state directory \
+        ($XDG_STATE_HOME/crate, or CRATE_STATE_DIR). The same lines are printed here.
+        """
+    )
+
+    @Argument(help: "The album's id (as in `crate history --json`).")
+    var albumID: Int64
+
+    @Option(name: .customLong("from-grid"), help: ArgumentHelp("Album ids of the grid it was played from, in order, comma-separated. Playback continues with the albums after it.", valueName: "ID,ID,…"), transform: { try PlayCommand.parseIDs($0) })
+    var fromGrid: [Int64]?
+
+    @Option(name: .customLong("simulate-seconds"), help: "Stop after this many seconds of simulated playback (default: play to the end).")
+    var simulateSeconds: Int?
+
+    func validate() throws {
+        if let simulateSeconds, simulateSeconds <= 0 {
+            throw ValidationError("--simulate-seconds must be at least 1.")
+        }
+    }
+
+    func run() throws {
+        let paths = CratePaths()
+        let database: AppDatabase
+        let grid: GridContext?
+        do {
+            database = try openDatabase(paths: paths)
+            guard try database.album(id: albumID) != nil else { throw PlaybackError.albumNotFound(albumID) }
+            if let fromGrid {
+                guard let context = GridContext(albumIDs: fromGrid, tapped: albumID) else {
+                    throw PlaybackError.albumNotInGrid(albumID)
+                }
+                grid = context
+            } else {
+                grid = nil
+            }
+        } catch {
+            throw fail(error)
+        }
+        let albumID = self.albumID
+        let limitMs = simulateSeconds.map { $0 * 1000 }
+        let failure: String? = MainActorPump.run {
+            let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
+            log.onLine = { print($0) }
+            let simulator = PlaybackSimulator(database: database, log: log)
+            var messages: [String] = []
+            var skipped: [Int64] = []
+            let token = simulator.store.state.subscribe { state in
+                for id in state.skippedAlbumIDs where !skipped.contains(id) { skipped.append(id) }
+                if let message = state.message, messages.last != message { messages.append(message) }
+            }
+            await simulator.run(albumID: albumID, grid: grid, limitMs: limitMs)
+            token.cancel()
+            // Say which albums were skipped; the store's message alone does not name them (the name is a
+            // courtesy: if it cannot be read, the id is enough).
+            let noTrackList = PlaybackError.noTrackList(albumID: 0).message
+            for id in skipped {
+                let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
+                FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
+            }
+            for message in messages where message != noTrackList {
+                FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
+            }
+            if let problem = log.writeError {
+                FileHandle.standardError.write(Data("crate: \(problem)\n".utf8))
+            }
+            // Playing nothing at all is a failure; skipping some albums is not.
+            return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
+        }
+        if failure != nil { throw ExitCode(1) }
+    }
+
+    static func parseIDs(_ text: String) throws -> [Int64] {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let ids = parts.compactMap(Int64.init)
+        guard !ids.isEmpty, ids.count == parts.count else {
+            throw ValidationError("--from-grid takes album ids separated by commas, like 3,7,12.")
+        }
+        return ids
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Album playback for the app: widgets read `state` and call the intent methods.
+///
+/// The store owns an `AlbumQueueManager` (what to play) and drives a `Player` (how). Track lists
+/// come from the library; an album without one is looked up through the `TrackListProvider`, and
+/// if that fails the user sees "No track list for this album" while the queue skips it.
+/// A whole batch is loaded before anything plays (ADR-129), so nothing is rebuilt mid-album.
+@MainActor
+public final class PlaybackStore {
+    public let state = ObservableValue(PlaybackState())
+
+    let database: AppDatabase
+    let player: any Player
+    let trackLists: TrackListProvider
+    var manager: AlbumQueueManager?
+    var albums: [Int64: Album] = [:]
+    /// The next batch, loading in the background since the current batch's last album started.
+    var prefetch: Task<BatchContent, Never>?
+    /// Moving on to the next batch after the player finished (or wrapped) the current one.
+    var advanceTask: Task<Void, Never>?
+    /// True between loading a queue and the player's `play()` returning: no "now playing" yet.
+    var isStarting = false
+    /// Bumped by every new play and by stop, so work started for an older session drops its result.
+    var session = 0
+    private var playerToken: ObservationToken?
+
+    public init(database: AppDatabase, player: any Player, trackLists: TrackListProvider = .unavailable) {
+        self.database = database
+        self.player = player
+        self.trackLists = trackLists
+        playerToken = player.state.subscribe { [weak self] playerState in
+            self?.playerDidChange(playerState)
+        }
+    }
+
+    // MARK: - Intents
+
+    /// Plays an album from its first track. With a grid, the albums after it follow in batches.
+    public func play(albumID: Int64, grid: GridContext? = nil) async {
+        await start(albumID: albumID, trackIndex: 0, grid: grid)
+    }
+
+    /// Plays an album from its `trackIndex`-th track (canonical order).
+    ///
+    /// When the album is already in the playing batch, only the cursor moves: the batch and
+    /// auto-advance carry on (ADR-129, "within-batch play path").
+    public func play(trackAt trackIndex: Int, ofAlbum albumID: Int64, grid: GridContext? = nil) async {
+        if var manager, manager.cursor != nil, let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex),
+           manager.seekToTrack(at: index) != nil {
+            self.manager = manager
+            await startPlayer(entries: manager.entries, at: index, session: session)
+            return
+        }
+        await start(albumID: albumID, trackIndex: trackIndex, grid: grid)
+    }
+
+    /// Pauses when playing; resumes when paused or stopped with a queue.
+    public func togglePlay() async {
+        switch player.state.value.status {
+        case .playing:
+            await player.pause()
+        case .paused:
+            await resume()
+        case .stopped:
+            guard manager?.cursor != nil else { return }
+            await resume()
+        }
+    }
+
+    /// Next track; after an album's last track, the next album of the batch.
+    public func next() async {
+        guard manager != nil else { return }
+        await player.next()
+    }
+
+    /// Previous track (or the start of this one), across album boundaries within the batch.
+    public func previous() async {
+        guard manager != nil else { return }
+        await player.previous()
+    }
+
+    /// Moves within the playing track.
+    public func seek(toMs positionMs: Int) async {
+        guard manager != nil else { return }
+        await player.seek(toMs: positionMs)
+    }
+
+    /// Stops playback and ends the session: no further album follows.
+    public func stop() async {
+        endSession()
+        await player.stop()
+        state.update {
+            $0.status = .stopped
+            $0.positionMs = 0
+        }
+    }
+
+    /// Waits until background work (a pre-fetch, a move to the next batch) is done.
+    /// For tests and `crate play`, which need playback to be quiet before they look.
+    public func settle() async {
+        while true {
+            if let task = advanceTask {
+                await task.value
+                if advanceTask == task { advanceTask = nil }
+                continue
+            }
+            if let prefetch {
+                _ = await prefetch.value
+            }
+            // Awaiting the pre-fetch may have let a finished queue schedule a move; wait for it too.
+            if advanceTask == nil { return }
+        }
+    }
+
+    // MARK: - Private
+
+    private func start(albumID: Int64, trackIndex: Int, grid: GridContext?) async {
+        let session = newSession()
+        let context = grid.flatMap { grid in
+            grid.tappedAlbumID == albumID ? grid : GridContext(albumIDs: grid.albumIDs, tapped: albumID)
+        } ?? .single(albumID)
+        var manager = AlbumQueueManager(grid: context)
+        state.update {
+            $0.isPreparingQueue = true
+            $0.message = nil
+            $0.skippedAlbumIDs = []
+        }
+        let content = await loadBatch(manager.batchAlbumIDs)
+        guard session == self.session else { return }
+        if content.missingAlbumIDs.contains(albumID) {
+            fail(PlaybackError.albumNotFound(albumID))
+            return
+        }
+        apply(content, to: &manager)
+        let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex)
+            ?? manager.entryIndex(ofAlbum: albumID)
+            ?? 0
+        await begin(manager, at: index, session: session)
+    }
+
+    private func resume() async {
+        do {
+            try await player.play()
+        } catch {
+            state.update { $0.message = Self.describe(error) }
+        }
+    }
+
+    func fail(_ error: Error) {
+        endSession()
+        state.update {
+            $0.isPreparingQueue = false
+            $0.message = Self.describe(error)
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        (error as? PlaybackError)?.message ?? (error as? CrateError)?.message ?? "\(error)"
+    }
+}

@@ -1,0 +1,26 @@
+/// One track in a player's queue, tagged with the album (and grid slot) it came from.
+///
+/// Identity is the grid slot plus disc and position, never the title: two albums may both open
+/// with "Intro", and the same album may even sit in a grid twice.
+public struct QueueEntry: Identifiable, Equatable, Sendable {
+    /// Identifies an entry within one grid's queue.
+    public struct ID: Hashable, Sendable {
+        /// Index of the entry's album in the grid it was queued from.
+        public let gridIndex: Int
+        public let disc: Int
+        public let position: Int
+    }
+
+    public let id: ID
+    public let albumID: Int64
+    public let track: Track
+
+    public init(gridIndex: Int, albumID: Int64, track: Track) {
+        self.id = ID(gridIndex: gridIndex, disc: track.disc, position: track.position)
+        self.albumID = albumID
+        self.track = track
+    }
+
+    /// The track's length, when the metadata knows it.
+    public var durationMs: Int? { track.durationMs }
+}
