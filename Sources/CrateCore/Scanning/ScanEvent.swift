@@ -48,6 +48,6 @@ public enum ScanFailure: Error, Equatable, Sendable {
 
 /// Runs one scan. The live implementation chains imaging, tier 0, the vision provider,
 /// MusicBrainz, the Cover Art Archive and reviews; tests substitute their own.
-public protocol Scanner: Sendable {
+public protocol AlbumScanner: Sendable {
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }

@@ -47,13 +47,13 @@ public final class ScanStore {
     /// Called after each scan that saved something, so the grid and history can refresh.
     public var onSaved: ((ScanResult) -> Void)?
 
-    private let scanner: Scanner
+    private let scanner: AlbumScanner
     private let sleep: @Sendable (TimeInterval) async -> Void
     private var pending: [URL] = []
     private var worker: Task<Void, Never>?
     private var current: Task<ScanResult, Error>?
 
-    public init(scanner: Scanner, sleep: @escaping @Sendable (TimeInterval) async -> Void = { seconds in
+    public init(scanner: AlbumScanner, sleep: @escaping @Sendable (TimeInterval) async -> Void = { seconds in
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     }) {
         self.scanner = scanner
