@@ -112,4 +112,100 @@ static inline gboolean crate_widget_save_png(GtkWidget *widget, const char *path
     return ok;
 }
 
+/// Drag-and-drop glue. GtkDropTarget's signals pass doubles and GValues, awkward from Swift, so
+/// C unpacks them and calls three plain callbacks: hover state, dropped file paths, dropped image.
+typedef void (*CrateDropHover)(void *user, gboolean inside);
+typedef void (*CrateDropFiles)(void *user, const char **paths, int count);
+typedef void (*CrateDropTexture)(void *user, GdkTexture *texture);
+typedef struct {
+    CrateDropHover hover;
+    CrateDropFiles files;
+    CrateDropTexture texture;
+    void *user;
+} CrateDropHandlers;
+
+static GdkDragAction crate_drop_on_enter(GtkDropTarget *target, double x, double y, gpointer data) {
+    CrateDropHandlers *h = data;
+    h->hover(h->user, TRUE);
+    return GDK_ACTION_COPY;
+}
+
+static void crate_drop_on_leave(GtkDropTarget *target, gpointer data) {
+    CrateDropHandlers *h = data;
+    h->hover(h->user, FALSE);
+}
+
+static gboolean crate_drop_on_drop(GtkDropTarget *target, const GValue *value, double x, double y, gpointer data) {
+    CrateDropHandlers *h = data;
+    h->hover(h->user, FALSE);
+    if (G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) {
+        GSList *list = g_value_get_boxed(value);
+        int count = (int)g_slist_length(list), n = 0;
+        const char **paths = g_new0(const char *, count + 1);
+        for (GSList *l = list; l; l = l->next) {
+            char *path = g_file_get_path(G_FILE(l->data));
+            if (path) paths[n++] = path;
+        }
+        h->files(h->user, paths, n);
+        for (int i = 0; i < n; i++) g_free((char *)paths[i]);
+        g_free(paths);
+        return TRUE;
+    }
+    if (G_VALUE_HOLDS(value, GDK_TYPE_TEXTURE)) {
+        h->texture(h->user, g_value_get_object(value));
+        return TRUE;
+    }
+    return FALSE;
+}
+
+/// Accepts files and images dropped on `widget`. `handlers` must outlive the widget.
+static inline void crate_install_drop_target(GtkWidget *widget, CrateDropHandlers *handlers) {
+    GtkDropTarget *target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
+    GType types[2] = { GDK_TYPE_FILE_LIST, GDK_TYPE_TEXTURE };
+    gtk_drop_target_set_gtypes(target, types, 2);
+    g_signal_connect_data(target, "enter", G_CALLBACK(crate_drop_on_enter), handlers, NULL, 0);
+    g_signal_connect_data(target, "leave", G_CALLBACK(crate_drop_on_leave), handlers, NULL, 0);
+    g_signal_connect_data(target, "drop", G_CALLBACK(crate_drop_on_drop), handlers, NULL, 0);
+    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(target));
+}
+
+/// Copies a texture's pixels as tightly packed 8-bit RGBA (straight alpha). Returns a g_malloc'd
+/// buffer the caller frees with g_free; width/height are set.
+static inline guchar *crate_texture_rgba(GdkTexture *texture, int *width, int *height) {
+    int w = gdk_texture_get_width(texture), h = gdk_texture_get_height(texture);
+    *width = w; *height = h;
+    if (w <= 0 || h <= 0) return NULL;
+    gsize stride = (gsize)w * 4;
+    guchar *bgra = g_try_malloc(stride * (gsize)h);
+    if (!bgra) return NULL;
+    gdk_texture_download(texture, bgra, stride);  /* CAIRO_FORMAT_ARGB32: B,G,R,A premultiplied (LE) */
+    for (gsize i = 0; i < stride * (gsize)h; i += 4) {
+        guchar b = bgra[i], g = bgra[i + 1], r = bgra[i + 2], a = bgra[i + 3];
+        if (a != 0 && a != 255) {
+            r = (guchar)MIN(255, r * 255 / a); g = (guchar)MIN(255, g * 255 / a); b = (guchar)MIN(255, b * 255 / a);
+        }
+        bgra[i] = r; bgra[i + 1] = g; bgra[i + 2] = b; bgra[i + 3] = a;
+    }
+    return bgra;
+}
+
+/// Reads an image from the clipboard; `done` gets the texture (or NULL) and `user`.
+typedef void (*CrateTextureReady)(GdkTexture *texture, void *user);
+typedef struct { CrateTextureReady done; void *user; } CrateClipboardRequest;
+
+static void crate_clipboard_texture_ready(GObject *source, GAsyncResult *result, gpointer data) {
+    CrateClipboardRequest *request = data;
+    GdkTexture *texture = gdk_clipboard_read_texture_finish(GDK_CLIPBOARD(source), result, NULL);
+    request->done(texture, request->user);
+    if (texture) g_object_unref(texture);
+    g_free(request);
+}
+
+static inline void crate_clipboard_read_texture(GtkWidget *widget, CrateTextureReady done, void *user) {
+    CrateClipboardRequest *request = g_new0(CrateClipboardRequest, 1);
+    request->done = done;
+    request->user = user;
+    gdk_clipboard_read_texture_async(gtk_widget_get_clipboard(widget), NULL, crate_clipboard_texture_ready, request);
+}
+
 #endif
