@@ -55,14 +55,14 @@ crate_jpeg_status crate_jpeg_probe(const uint8_t *data, size_t size, int min_sho
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    memset(info, 0, sizeof(*info));
+    info->width = (int)cinfo.image_width;
+    info->height = (int)cinfo.image_height;
     if (header_too_large(&cinfo, &mgr)) {
         jpeg_destroy_decompress(&cinfo);
         crate_error_report(&mgr, error);
         return CRATE_JPEG_TOO_LARGE;
     }
-    memset(info, 0, sizeof(*info));
-    info->width = (int)cinfo.image_width;
-    info->height = (int)cinfo.image_height;
     info->components = cinfo.num_components;
     info->color_space = map_colorspace(cinfo.jpeg_color_space);
     info->progressive = cinfo.progressive_mode ? 1 : 0;
