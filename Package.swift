@@ -49,6 +49,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
+            name: "crate-bench",
+            dependencies: ["CrateCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
             name: "CrateDesktop",
             dependencies: ["CrateCore", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]

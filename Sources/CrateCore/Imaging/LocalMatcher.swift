@@ -27,7 +27,7 @@ public struct LocalMatcher: Sendable {
     public let minMargin: Int
 
     /// Calibrated on `fixtures/images` (see `CoverCalibrationTests`).
-    public static let standard = LocalMatcher(maxDistance: 76, minMargin: 12)
+    public static let standard = LocalMatcher(maxDistance: 82, minMargin: 12)
 
     public init(maxDistance: Int, minMargin: Int) {
         self.maxDistance = maxDistance

@@ -55,6 +55,16 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v2-cover-hashes") { db in
+            // Tier-0 hashes of each album's artwork; the photo itself is never stored.
+            try db.create(table: "cover_hash") { t in
+                t.primaryKey("albumId", .integer).references("album", onDelete: .cascade)
+                t.column("phash", .integer)
+                t.column("dhash", .integer)
+                t.column("dct256", .blob)
+            }
+        }
+
         return migrator
     }()
 }
