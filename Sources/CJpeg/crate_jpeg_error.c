@@ -28,11 +28,14 @@ static void crate_error_exit(j_common_ptr cinfo) {
 
 /// Warnings signal damaged data (truncation, corrupt entropy codes). libjpeg would paint grey
 /// and carry on; a half-grey cover would poison hashes and the vision call, so we stop instead.
-/// Extraneous bytes before a marker are common in camera files and harmless, so they stay warnings.
+/// Extraneous bytes between header markers are common in camera files and harmless, so they stay
+/// warnings; before EOI or a restart marker they mean the scan data was damaged.
 static void crate_emit_message(j_common_ptr cinfo, int msg_level) {
     crate_error_mgr *mgr = (crate_error_mgr *)cinfo->err;
     if (msg_level >= 0) return;  // Trace messages: ignore.
-    if (mgr->pub.msg_code == JWRN_EXTRANEOUS_DATA) {
+    int marker = mgr->pub.msg_parm.i[1];
+    int in_scan_data = marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7);
+    if (mgr->pub.msg_code == JWRN_EXTRANEOUS_DATA && !in_scan_data) {
         mgr->pub.num_warnings++;
         return;
     }
