@@ -3,15 +3,21 @@ import Foundation
 
 /// Pixels of a fixture as ImageMagick decodes them (an independent reference), resized to size×size.
 func referencePixels(_ relative: String, size: Int) throws -> RGBImage {
+    try referencePixels(relative, width: size, height: size, autoOrient: false)
+}
+
+/// Same, at width×height, optionally upright per EXIF (`-auto-orient`).
+func referencePixels(_ relative: String, width: Int, height: Int, autoOrient: Bool) throws -> RGBImage {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-    process.arguments = [ImageFixtures.url(relative).path, "-colorspace", "sRGB", "-resize", "\(size)x\(size)!", "-depth", "8", "rgb:-"]
+    process.arguments = [ImageFixtures.url(relative).path] + (autoOrient ? ["-auto-orient"] : [])
+        + ["-colorspace", "sRGB", "-resize", "\(width)x\(height)!", "-depth", "8", "rgb:-"]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return RGBImage(width: size, height: size, pixels: [UInt8](data))
+    return RGBImage(width: width, height: height, pixels: [UInt8](data))
 }
 
 /// Mean absolute per-channel difference of two same-size images.
