@@ -60,10 +60,20 @@ public struct ImagePreparer: Sendable {
                                                orientation: full.orientation,
                                                width: Double(stored.width), height: Double(stored.height))
         let outSide = max(1, min(visionSize, Int(side.rounded())))
-        let resized = Resampler.resize(stored, crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
-        let jpeg = try JPEGCodec.encode(resized.oriented(full.orientation), quality: quality)
-        let hashes = CoverHashing.photoHashes(of: stored, orientation: full.orientation, search: cropSearch)
-        return PreparedPhoto(visionJPEG: jpeg, visionSide: outSide, hashes: hashes, header: header)
+        // The JPEG for the vision call and the tier-0 hashes are independent: run them side by side.
+        var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
+        var hashes: PhotoHashes?
+        let orientation = full.orientation, search = cropSearch, quality = quality
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let resized = Resampler.resize(stored, crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
+                jpeg = Result { try JPEGCodec.encode(resized.oriented(orientation), quality: quality) }
+            } else {
+                hashes = CoverHashing.photoHashes(of: stored, orientation: orientation, search: search)
+            }
+        }
+        guard let hashes else { throw ImageError.encodingFailed("hashing did not run") }
+        return PreparedPhoto(visionJPEG: try jpeg.get(), visionSide: outSide, hashes: hashes, header: header)
     }
 
     /// Decodes a photo upright at full size (tools, tests).
