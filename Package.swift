@@ -21,9 +21,15 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // C wrapper over libjpeg(-turbo): setjmp/longjmp error handling must stay in C.
+        .target(
+            name: "CJpeg",
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
         .target(
             name: "CrateCore",
             dependencies: [
+                "CJpeg",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -40,6 +46,11 @@ let package = Package(
         .executableTarget(
             name: "crate",
             dependencies: ["CrateCLI"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "crate-bench",
+            dependencies: ["CrateCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(

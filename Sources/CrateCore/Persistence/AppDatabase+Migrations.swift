@@ -55,6 +55,16 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v2-cover-hashes") { db in
+            // Tier-0 hashes of each album's artwork; the photo itself is never stored.
+            try db.create(table: "cover_hash") { t in
+                t.primaryKey("albumId", .integer).references("album", onDelete: .cascade)
+                t.column("phash", .integer)
+                t.column("dhash", .integer)
+                t.column("dct256", .blob)
+            }
+        }
+
         // Full-text search over the crate (Ctrl+F): artist, title, label and genres.
         migrator.registerMigration("v4-search") { db in
             try db.create(virtualTable: "album_fts", using: FTS5()) { t in

@@ -1,0 +1,85 @@
+/// The square crops tried on a photo: the cover rarely fills the frame exactly, so the photo is
+/// hashed at several scales and offsets and the best-matching crop decides.
+public struct CropSearch: Sendable {
+    /// Crop sides as fractions of the photo's shorter side.
+    public let scales: [Double]
+    /// Centre offsets as fractions of the shorter side (applied on both axes).
+    public let offsets: [Double]
+
+    public init(scales: [Double], offsets: [Double]) {
+        self.scales = scales
+        self.offsets = offsets
+    }
+
+    /// 0.64–1.0 in steps of 0.06, offsets ±6 % in steps of 3 % (DESIGN §3.6).
+    public static let standard = CropSearch(
+        scales: [0.64, 0.70, 0.76, 0.82, 0.88, 0.94, 1.0],
+        offsets: [-0.06, -0.03, 0, 0.03, 0.06])
+}
+
+/// Hashes of one photo: a 256-bit hash per crop and rotation, plus 64-bit hashes of the centre square.
+public struct PhotoHashes: Sendable {
+    public let candidates: [Hash256]
+    public let pHash: UInt64
+    public let dHash: UInt64
+}
+
+/// Entry points for hashing covers and photos.
+public enum CoverHashing {
+    /// Hashes of cover artwork (already square, upright): the whole image.
+    public static func coverHash(of image: RGBImage) -> CoverHash {
+        let integral = IntegralImage(image)
+        let hasher = PerceptualHasher()
+        // Artwork is nearly always square; a non-square one is judged by its centre square.
+        let side = Double(min(image.width, image.height))
+        let x = (Double(image.width) - side) / 2, y = (Double(image.height) - side) / 2
+        return CoverHash(
+            pHash: hasher.pHash64(of: integral, x: x, y: y, side: side, orientation: .up),
+            dHash: hasher.dHash64(of: integral, x: x, y: y, side: side, orientation: .up),
+            dct256: hasher.dct256(of: integral, x: x, y: y, side: side))
+    }
+
+    /// Hashes of a photo given its stored pixels and EXIF orientation (crops are chosen upright).
+    public static func photoHashes(of stored: RGBImage, orientation: ExifOrientation,
+                                   search: CropSearch = .standard) -> PhotoHashes {
+        photoHashes(of: IntegralImage(stored), orientation: orientation, search: search)
+    }
+
+    static func photoHashes(of integral: IntegralImage, orientation: ExifOrientation, search: CropSearch) -> PhotoHashes {
+        let sw = Double(integral.width), sh = Double(integral.height)
+        let ow = orientation.swapsDimensions ? sh : sw
+        let oh = orientation.swapsDimensions ? sw : sh
+        let short = min(ow, oh)
+        let hasher = PerceptualHasher()
+        var candidates: [Hash256] = []
+        candidates.reserveCapacity(search.scales.count * search.offsets.count * search.offsets.count * 4)
+        for scale in search.scales {
+            let side = short * scale
+            for dy in search.offsets {
+                for dx in search.offsets {
+                    let x = (ow - side) / 2 + dx * short
+                    let y = (oh - side) / 2 + dy * short
+                    // A crop leaving the photo by more than a pixel would hash the border.
+                    guard x >= -1, y >= -1, x + side <= ow + 1, y + side <= oh + 1 else { continue }
+                    let stored = storedSquare(x: x, y: y, side: side, orientation: orientation, width: sw, height: sh)
+                    candidates += hasher.dct256Rotations(of: integral, x: stored.x, y: stored.y, side: side,
+                                                         orientation: orientation)
+                }
+            }
+        }
+        let centre = storedSquare(x: (ow - short) / 2, y: (oh - short) / 2, side: short,
+                                  orientation: orientation, width: sw, height: sh)
+        return PhotoHashes(
+            candidates: candidates,
+            pHash: hasher.pHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation),
+            dHash: hasher.dHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation))
+    }
+
+    /// The top-left corner, in stored coordinates, of a square given in display coordinates.
+    static func storedSquare(x: Double, y: Double, side: Double, orientation: ExifOrientation,
+                             width: Double, height: Double) -> (x: Double, y: Double) {
+        let a = orientation.storedPoint(x: x, y: y, width: width, height: height)
+        let b = orientation.storedPoint(x: x + side, y: y + side, width: width, height: height)
+        return (min(a.0, b.0), min(a.1, b.1))
+    }
+}

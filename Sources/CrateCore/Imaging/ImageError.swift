@@ -1,0 +1,50 @@
+/// Why an image could not be prepared. Messages are decided here, in one place.
+public enum ImageError: Error, Equatable, Sendable {
+    case emptyFile
+    case notAnImage
+    case unsupportedFormat(String)
+    case damaged(detail: String)
+    case tooLarge(width: Int, height: Int)
+    case tooManyScans
+    case unreadable(path: String, reason: String)
+    case encodingFailed(String)
+
+    /// The text shown to the user (and printed by the CLI).
+    public var message: String {
+        switch self {
+        case .emptyFile:
+            return "The file is empty."
+        case .notAnImage:
+            return "This file is not an image."
+        case .unsupportedFormat(let format):
+            return "Unsupported image format (\(format)). Use a JPEG photo."
+        case .damaged:
+            return "The image is damaged (truncated or corrupt) and cannot be read."
+        case .tooLarge(let width, let height):
+            return "Image too large (\(width)×\(height)); the limit is about 89 megapixels."
+        case .tooManyScans:
+            return "The image is damaged: it has too many progressive scans."
+        case .unreadable(let path, let reason):
+            return "Crate could not read \(path): \(reason)"
+        case .encodingFailed(let detail):
+            return "Crate could not encode the image (\(detail))."
+        }
+    }
+
+    /// A short stable code for logs and `crate scan --json`.
+    public var code: String {
+        switch self {
+        case .emptyFile: return "empty_file"
+        case .notAnImage: return "not_an_image"
+        case .unsupportedFormat: return "unsupported_format"
+        case .damaged, .tooManyScans: return "damaged_image"
+        case .tooLarge: return "image_too_large"
+        case .unreadable: return "unreadable_file"
+        case .encodingFailed: return "encoding_failed"
+        }
+    }
+}
+
+extension ImageError: CustomStringConvertible {
+    public var description: String { message }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Per-stage timings of photo preparation, for the benchmark (not used by the app).
+public enum StageTimer {
+    /// Median inputs per stage: each stage run `runs` times on the same photo.
+    public static func measure(_ data: Data, preparer: ImagePreparer, runs: Int) throws -> [(String, [Double])] {
+        var probe: [Double] = [], decode: [Double] = [], resize: [Double] = [], orient: [Double] = []
+        var encode: [Double] = [], hash: [Double] = []
+        for _ in 0..<runs {
+            var header: JPEGHeader?
+            probe.append(try time { header = try JPEGCodec.probe(data, minShortSide: preparer.visionSize) })
+            guard let header else { continue }
+            var stored: RGBImage?
+            decode.append(try time { stored = try JPEGCodec.decode(data, header: header, fast: true) })
+            guard let stored else { continue }
+            let side = Double(min(stored.width, stored.height))
+            let crop = ((Double(stored.width) - side) / 2, (Double(stored.height) - side) / 2, side, side)
+            var small: RGBImage?
+            resize.append(time { small = Resampler.resize(stored, crop: crop, width: preparer.visionSize, height: preparer.visionSize) })
+            guard let small else { continue }
+            var upright: RGBImage?
+            orient.append(time { upright = small.oriented(header.orientation) })
+            encode.append(try time { _ = try JPEGCodec.encode(upright ?? small, quality: preparer.quality) })
+            hash.append(time { _ = CoverHashing.photoHashes(of: stored, orientation: header.orientation, search: preparer.cropSearch) })
+        }
+        return [("probe", probe), ("decode (DCT-scaled)", decode), ("crop+resize 1024", resize), ("orient", orient),
+                ("encode 1024 JPEG", encode), ("hash (crop search)", hash)]
+    }
+
+    private static func time(_ block: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try block()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+}

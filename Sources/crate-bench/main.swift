@@ -1,0 +1,108 @@
+import CrateCore
+import Foundation
+
+/// crate-bench: measurements that are not tests (DESIGN §3.9).
+///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
+///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func milliseconds(_ block: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try block()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+func runVips(_ path: String, size: Int) -> Double? {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("crate-bench-vips.jpg").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsthumbnail")
+    process.arguments = [path, "--size", "\(size)x\(size)", "--smartcrop", "centre", "-o", out + "[Q=85]"]
+    do {
+        let t = try milliseconds {
+            try process.run()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus == 0 ? t : nil
+    } catch {
+        return nil
+    }
+}
+
+func benchImage(_ paths: [String], runs: Int) throws {
+    let preparer = ImagePreparer()
+    for path in paths {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var totals: [Double] = [], vips: [Double] = []
+        _ = try preparer.preparePhoto(data)  // Warm up tables and caches.
+        for _ in 0..<runs {
+            totals.append(try milliseconds { _ = try preparer.preparePhoto(data) })
+            if let v = runVips(path, size: preparer.visionSize) { vips.append(v) }
+        }
+        let stages = try StageTimer.measure(data, preparer: preparer, runs: runs)
+        print("\(URL(fileURLWithPath: path).lastPathComponent): crate median \(String(format: "%.1f", median(totals))) ms; "
+              + "vipsthumbnail (process, incl. startup) median \(vips.isEmpty ? "n/a" : String(format: "%.1f", median(vips))) ms; runs \(runs)")
+        for (name, values) in stages { print("  \(name): \(String(format: "%.2f", median(values))) ms") }
+    }
+}
+
+func calibrate(_ dir: String) throws {
+    let root = URL(fileURLWithPath: dir)
+    let env = ProcessInfo.processInfo.environment
+    // Experiments: CRATE_SCALES="0.5,0.6" CRATE_OFFSETS="-0.1,0,0.1".
+    func list(_ key: String) -> [Double]? { env[key].map { $0.split(separator: ",").compactMap { Double($0) } } }
+    let search = CropSearch(scales: list("CRATE_SCALES") ?? CropSearch.standard.scales,
+                            offsets: list("CRATE_OFFSETS") ?? CropSearch.standard.offsets)
+    let preparer = ImagePreparer(cropSearch: search)
+    let fm = FileManager.default
+    var covers: [StoredCover] = []
+    var names: [Int64: String] = [:]
+    let coverFiles = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("covers").path).sorted()
+    for (i, file) in coverFiles.enumerated() {
+        let data = try Data(contentsOf: root.appendingPathComponent("covers/\(file)"))
+        covers.append(StoredCover(albumID: Int64(i), hash: try preparer.prepareArtwork(data).hash))
+        names[Int64(i)] = String(file.dropLast(4))
+    }
+    let matcher = LocalMatcher.standard
+    for folder in ["photos", "negatives"] {
+        for file in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted() {
+            let data = try Data(contentsOf: root.appendingPathComponent("\(folder)/\(file)"))
+            let photo = try preparer.preparePhoto(data)
+            let ranking = matcher.ranked(photo.hashes, among: covers)
+            let expected = folder == "photos" ? String(file.prefix(8)) : "-"
+            let own = ranking.first { names[$0.albumID] == expected }?.distance ?? -1
+            let wrong = ranking.first { names[$0.albumID] != expected }!.distance
+            let decision = matcher.match(photo.hashes, among: covers).map { names[$0.albumID]! } ?? "nil"
+            let gap = ranking.count > 1 ? ranking[1].distance - ranking[0].distance : 256
+            print("\(folder)/\(file)\tfirst=\(ranking[0].distance)\tgap=\(gap)\town=\(own)\tbestWrong=\(wrong)\tmargin=\(own >= 0 ? wrong - own : 0)\tdecision=\(decision)\(decision == expected || (decision == "nil" && expected == "-") ? "" : "  <--")")
+        }
+    }
+}
+
+do {
+    switch arguments.first {
+    case "image":
+        var runs = 15
+        var paths: [String] = []
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n } else { paths.append(arg) }
+        }
+        try benchImage(paths, runs: runs)
+    case "calibrate":
+        try calibrate(arguments.count > 1 ? arguments[1] : "../shared/fixtures/images")
+    default:
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR")
+        exit(64)
+    }
+} catch let error as ImageError {
+    print("error: \(error.message)")
+    exit(1)
+} catch {
+    print("error: \(error)")
+    exit(1)
+}
