@@ -94,7 +94,7 @@ do {
         }
         try benchImage(paths, runs: runs)
     case "calibrate":
-        try calibrate(arguments.count > 1 ? arguments[1] : "../shared/fixtures/images")
+        try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     default:
         print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR")
         exit(64)
