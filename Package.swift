@@ -21,9 +21,16 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // System library: libcurl, the one HTTP client (CrateCore/Networking).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "CrateCore",
             dependencies: [
+                "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -47,9 +54,15 @@ let package = Package(
             dependencies: ["CrateCore", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Test helpers (loopback fixture server, virtual clock); never linked into the app.
+        .target(
+            name: "CrateTestSupport",
+            dependencies: ["CrateCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore"],
+            dependencies: ["CrateCore", "CrateTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
