@@ -3,8 +3,9 @@ import Foundation
 
 /// The live `HTTPClient`, over libcurl.
 ///
-/// Each exchange runs on a dedicated dispatch queue (libcurl blocks; the Swift cooperative pool
-/// must not), bridged back with a continuation. Cancelling the calling task aborts the transfer
+/// Each exchange runs on its own thread (libcurl blocks; the Swift cooperative pool must not, and
+/// libdispatch on Linux caps a concurrent queue at about one thread per core, so a few slow
+/// transfers would queue the rest behind them), bridged back with a continuation. Cancelling the calling task aborts the transfer
 /// within about a second (libcurl's progress callback checks a flag).
 public final class CurlHTTPClient: HTTPClient {
     /// Limits that are the same for every request this client sends.
@@ -29,7 +30,6 @@ public final class CurlHTTPClient: HTTPClient {
     public static let maxRedirects = 5
 
     public let configuration: Configuration
-    private let queue = DispatchQueue(label: "dev.crate.http", qos: .userInitiated, attributes: .concurrent)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -42,9 +42,12 @@ public final class CurlHTTPClient: HTTPClient {
         let work = { [configuration] in try Self.perform(request, configuration: configuration, cancellation: flag) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
-                queue.async {
+                let thread = Thread {
                     continuation.resume(with: Result { try work() })
                 }
+                thread.name = "crate.http"
+                thread.stackSize = 512 << 10
+                thread.start()
             }
         } onCancel: {
             flag.cancel()
@@ -70,7 +73,7 @@ private extension CurlHTTPClient {
         }
     }
 
-    /// Runs on the HTTP queue: one libcurl exchange per hop, redirects followed by `RedirectPolicy`.
+    /// Runs on the transfer's thread: one libcurl exchange per hop, redirects followed by `RedirectPolicy`.
     static func perform(_ request: HTTPRequest, configuration: Configuration, cancellation: CancellationFlag) throws -> HTTPResponse {
         let limits = CurlTransfer.Limits(
             connectTimeout: configuration.connectTimeout,
