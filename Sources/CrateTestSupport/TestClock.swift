@@ -1,13 +1,15 @@
 import CrateCore
 import Foundation
 
-/// A virtual `NetworkClock`: `sleep` advances time at once and records the wait, so a test of a
-/// 3-second `Retry-After` takes microseconds and its timing is exact.
+/// A virtual `NetworkClock`: `sleep` returns at once, moving time forward to the sleeper's wake-up
+/// moment (never backwards, so concurrent sleepers keep it monotonic) and recording the wait, so a
+/// test of a 3-second `Retry-After` takes microseconds and its timing is exact.
 public final class TestClock: NetworkClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: TimeInterval = 1000
     private var wallStart: Date
     private var recordedSleeps: [TimeInterval] = []
+    private var recordedWakeTimes: [TimeInterval] = []
 
     public init(wallClock: Date = Date(timeIntervalSince1970: 1_780_000_000)) {
         wallStart = wallClock
@@ -29,8 +31,10 @@ public final class TestClock: NetworkClock, @unchecked Sendable {
         try Task.checkCancellation()
         lock.withLock {
             if seconds > 0 {
-                current += seconds
+                let wake = current + seconds
+                current = max(current, wake)
                 recordedSleeps.append(seconds)
+                recordedWakeTimes.append(wake)
             }
         }
         await Task.yield()
@@ -41,6 +45,13 @@ public final class TestClock: NetworkClock, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return recordedSleeps
+    }
+
+    /// The virtual moment each positive sleep ended, in call order.
+    public var wakeTimes: [TimeInterval] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recordedWakeTimes
     }
 
     public func advance(by seconds: TimeInterval) {
