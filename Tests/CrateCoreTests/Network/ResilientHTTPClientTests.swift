@@ -63,6 +63,39 @@ struct ResilientHTTPClientTests {
         #expect(clock.sleeps == [1.0])  // backoff 1 s (jitter 0) before the one retry
     }
 
+    /// MusicBrainz load shedding says `Retry-After: 0`; Crate still backs off ≥ 1 s.
+    @Test func zeroRetryAfterStillBacksOff() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/ws/2/release", responses: [
+            .json(#"{"error":"The MusicBrainz web server is currently busy. Please try again later."}"#, status: 503, headers: [("Retry-After", "0"), ("X-RateLimit-Zone", "global")]),
+            .json("{}"),
+        ])
+        let clock = TestClock()
+        let (client, _) = Self.makeClient(clock: clock)
+
+        let response = try await client.send(HTTPRequest(url: server.url("/ws/2/release")))
+
+        #expect(response.status == 200)
+        #expect(clock.sleeps == [1.0])
+    }
+
+    /// Two separately built MusicBrainz clients share the process-wide limiter.
+    @Test func liveMusicBrainzClientsSharePacing() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/ws/2/release", responses: [.json(#"{"releases":[]}"#)])
+        var settings = Settings()
+        settings.endpoints.musicBrainz = server.url("/ws/2")
+
+        _ = try await MusicBrainzClient.live(settings: settings).searchReleases(lucene: "a")
+        _ = try await MusicBrainzClient.live(settings: settings).searchReleases(lucene: "b")
+
+        let arrivals = server.requests.map(\.uptime)
+        #expect(arrivals.count == 2)
+        #expect(arrivals[1] - arrivals[0] >= 0.95)
+    }
+
     @Test func hugeRetryAfterIsNotWaitedInsideTheCall() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
