@@ -13,7 +13,7 @@ public final class CoverArtClient: Sendable {
 
     /// - Parameter validate: checks the downloaded bytes. Defaults to a JPEG magic-bytes check;
     ///   the imaging code plugs its real decoder in here. Throwing rejects the image.
-    public init(http: HTTPClient, baseURL: URL, userAgent: String = "Crate/\(CrateVersion.string)", validate: @escaping @Sendable (Data) throws -> Void = JPEGSignature.validate) {
+    public init(http: HTTPClient, baseURL: URL, userAgent: String = "Crate/\(CrateVersion.string)", validate: @escaping @Sendable (Data) throws -> Void = { try JPEGSignature.validate($0) }) {
         self.http = http
         self.baseURL = baseURL
         self.userAgent = userAgent
@@ -21,7 +21,7 @@ public final class CoverArtClient: Sendable {
     }
 
     /// The client the app uses: libcurl with one automatic retry.
-    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient(), validate: @escaping @Sendable (Data) throws -> Void = JPEGSignature.validate) -> CoverArtClient {
+    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient(), validate: @escaping @Sendable (Data) throws -> Void = { try JPEGSignature.validate($0) }) -> CoverArtClient {
         let http = ResilientHTTPClient(base: transport, policy: .standard, limiter: .shared)
         return CoverArtClient(http: http, baseURL: settings.endpoints.coverArtArchive, userAgent: "Crate/\(CrateVersion.string) ( \(settings.musicBrainzContact) )", validate: validate)
     }

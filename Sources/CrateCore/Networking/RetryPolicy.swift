@@ -20,10 +20,12 @@ public struct RetryPolicy: Sendable {
     /// For ordinary services (Cover Art Archive, providers).
     public static let standard = RetryPolicy()
 
-    /// MusicBrainz: 1 request per second for the whole process.
+    /// MusicBrainz: 1 request per second for the whole process. Slots are 1.1 s apart because
+    /// pacing starts at departure and MusicBrainz counts arrivals: a request delayed on its way
+    /// (thread start, connect) must not land within a second of the next one.
     public static var musicBrainz: RetryPolicy {
         var policy = RetryPolicy()
-        policy.minimumInterval = 1
+        policy.minimumInterval = 1.1
         return policy
     }
 

@@ -8,7 +8,7 @@ struct CoverArtClientTests {
     static let release = MusicBrainzFixtures.rumoursReleaseID
     static let group = MusicBrainzFixtures.rumoursReleaseGroupID
 
-    static func makeClient(_ server: FixtureServer, validate: @escaping @Sendable (Data) throws -> Void = JPEGSignature.validate) -> CoverArtClient {
+    static func makeClient(_ server: FixtureServer, validate: @escaping @Sendable (Data) throws -> Void = { try JPEGSignature.validate($0) }) -> CoverArtClient {
         let clock = TestClock()
         let http = ResilientHTTPClient(base: CurlHTTPClient(), limiter: RateLimiter(clock: clock), clock: clock, jitter: { 0 })
         return CoverArtClient(http: http, baseURL: server.url("/caa"), validate: validate)

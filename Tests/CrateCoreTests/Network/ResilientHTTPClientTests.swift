@@ -93,7 +93,7 @@ struct ResilientHTTPClientTests {
 
         let arrivals = server.requests.map(\.uptime)
         #expect(arrivals.count == 2)
-        #expect(arrivals[1] - arrivals[0] >= 0.95)
+        #expect(arrivals[1] - arrivals[0] >= 1.0)
     }
 
     @Test func hugeRetryAfterIsNotWaitedInsideTheCall() async throws {
@@ -166,9 +166,9 @@ struct ResilientHTTPClientTests {
         let times = ([start] + clock.wakeTimes).sorted()
         #expect(server.requests.count == 10)
         #expect(times.count == 10)
-        #expect(times.last! - start >= 9 - 1e-9)
+        #expect(times.last! - start >= 9 * 1.1 - 1e-9)
         for (a, b) in zip(times, times.dropFirst()) {
-            #expect(b - a >= 1 - 1e-9)
+            #expect(b - a >= 1.1 - 1e-9)
         }
     }
 
@@ -184,10 +184,10 @@ struct ResilientHTTPClientTests {
         for _ in 0..<4 { _ = try await client.send(HTTPRequest(url: server.url("/ws/2/release"))) }
         let elapsed = Date().timeIntervalSince(start)
 
-        #expect(elapsed >= 2.95)
+        #expect(elapsed >= 3 * 1.1 - 0.05)
         let arrivals = server.requests.map(\.uptime)
         for (a, b) in zip(arrivals, arrivals.dropFirst()) {
-            #expect(b - a >= 0.95)
+            #expect(b - a >= 1.0, "MusicBrainz would see two requests within a second")
         }
     }
 }
