@@ -25,6 +25,21 @@ struct CurlHTTPClientTests {
         #expect(recorded.headers["accept-encoding"]?.contains("gzip") == true)
     }
 
+    /// Bodies are requested gzip-compressed, decoded by libcurl, and the size cap counts decoded bytes.
+    @Test func gzipBodiesAreDecodedAndCappedAfterDecoding() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let gzipped = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xFF, 0xAB, 0x56, 0xCA, 0xCF, 0x56, 0xB2, 0x2A, 0x29, 0x2A, 0x4D, 0xAD, 0xAD, 0x1E, 0x65, 0x8E, 0x32, 0xB1, 0x33, 0x01, 0xAB, 0x0D, 0x92, 0xDF, 0x26, 0x02, 0x00, 0x00])
+        server.route("/gz", responses: [FixtureResponse(headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/json")], body: .bytes(gzipped))])
+
+        let response = try await client.send(HTTPRequest(url: server.url("/gz")))
+        #expect(String(decoding: response.body, as: UTF8.self) == String(repeating: #"{"ok":true}"#, count: 50))
+
+        await #expect(throws: HTTPError.bodyTooLarge(limit: 100)) {
+            try await client.send(HTTPRequest(url: server.url("/gz"), maxBodyBytes: 100))
+        }
+    }
+
     @Test func postSendsBody() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
