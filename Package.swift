@@ -26,10 +26,17 @@ let package = Package(
             name: "CJpeg",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
+        // System library: libcurl, the one HTTP client (CrateCore/Networking).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "CrateCore",
             dependencies: [
                 "CJpeg",
+                "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -58,9 +65,15 @@ let package = Package(
             dependencies: ["CrateCore", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Test helpers (loopback fixture server, virtual clock); never linked into the app.
+        .target(
+            name: "CrateTestSupport",
+            dependencies: ["CrateCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore"],
+            dependencies: ["CrateCore", "CrateTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

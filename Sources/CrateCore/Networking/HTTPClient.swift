@@ -54,6 +54,10 @@ public enum HTTPError: Error, Equatable, Sendable {
     case redirectRefused(String)
     case cancelled
     case transport(String)
+    /// The connection dropped mid-exchange (reset, empty reply); worth one retry.
+    case connectionLost(String)
+    /// The request itself is unusable (e.g. a header value containing a line break).
+    case invalidRequest(String)
 }
 
 /// The injectable HTTP client: live over libcurl, fakes in tests.

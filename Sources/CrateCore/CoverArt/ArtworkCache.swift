@@ -1,0 +1,83 @@
+import Foundation
+
+/// Album art on disk (`<mbid>-500.jpg`, `<mbid>-200.jpg` under `CratePaths.artworkDirectory`)
+/// plus the most recent ~30 images in memory.
+///
+/// Files are named only by validated `MBID`s, so nothing from the network chooses a path.
+/// Writes are atomic (temporary file, then rename): a crash never leaves half an image.
+public actor ArtworkCache {
+    /// The files of one album's art.
+    public struct Files: Equatable, Sendable {
+        public var artwork: URL
+        /// Nil when no thumbnail maker is plugged in or it failed.
+        public var thumbnail: URL?
+    }
+
+    public nonisolated let directory: URL
+    private let makeThumbnail: (@Sendable (Data) throws -> Data)?
+    private var memory: LRUCache<MBID, Data>
+
+    /// - Parameter makeThumbnail: turns the 500 px JPEG into the 200 px one (the imaging code's
+    ///   resizer); nil until it is plugged in.
+    public init(directory: URL, memoryCapacity: Int = 30, makeThumbnail: (@Sendable (Data) throws -> Data)? = nil) {
+        self.directory = directory
+        self.makeThumbnail = makeThumbnail
+        memory = LRUCache(capacity: memoryCapacity)
+    }
+
+    public init(paths: CratePaths, makeThumbnail: (@Sendable (Data) throws -> Data)? = nil) {
+        self.init(directory: paths.artworkDirectory, makeThumbnail: makeThumbnail)
+    }
+
+    public nonisolated func artworkURL(for id: MBID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue)-500.jpg")
+    }
+
+    public nonisolated func thumbnailURL(for id: MBID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue)-200.jpg")
+    }
+
+    /// Writes the 500 px file (and the 200 px one, when a maker is plugged in) and keeps the bytes
+    /// in memory. A failed thumbnail is logged and leaves `thumbnail` nil; the artwork still counts.
+    @discardableResult
+    public func store(_ data: Data, for id: MBID) throws -> Files {
+        try CratePaths.ensureWritable(directory)
+        let artwork = artworkURL(for: id)
+        do {
+            try data.write(to: artwork, options: .atomic)
+        } catch {
+            throw CrateError.directoryNotWritable(directory.path)
+        }
+        memory.insert(data, for: id)
+        var thumbnail: URL?
+        if let makeThumbnail {
+            do {
+                let small = try makeThumbnail(data)
+                try small.write(to: thumbnailURL(for: id), options: .atomic)
+                thumbnail = thumbnailURL(for: id)
+            } catch {
+                Log.error("could not make the 200 px artwork for \(id): \(error.localizedDescription)")
+            }
+        }
+        return Files(artwork: artwork, thumbnail: thumbnail)
+    }
+
+    /// The 500 px bytes: from memory, else from disk (and then kept in memory).
+    public func data(for id: MBID) -> Data? {
+        if let cached = memory.value(for: id) { return cached }
+        guard let data = FileManager.default.contents(atPath: artworkURL(for: id).path), !data.isEmpty else { return nil }
+        memory.insert(data, for: id)
+        return data
+    }
+
+    /// The files already on disk for `id`, if its artwork is.
+    public func files(for id: MBID) -> Files? {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: artworkURL(for: id).path) else { return nil }
+        let thumbnail = thumbnailURL(for: id)
+        return Files(artwork: artworkURL(for: id), thumbnail: fm.fileExists(atPath: thumbnail.path) ? thumbnail : nil)
+    }
+
+    /// How many images are held in memory.
+    public var memoryCount: Int { memory.count }
+}

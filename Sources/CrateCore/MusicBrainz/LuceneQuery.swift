@@ -1,0 +1,58 @@
+import Foundation
+
+/// Builds MusicBrainz search queries (Lucene syntax) from untrusted text.
+public enum LuceneQuery {
+    /// Characters with a meaning in Lucene outside quotes (`&&`/`||` are covered by `&`/`|`).
+    static let specialCharacters: Set<Character> = ["+", "-", "&", "|", "!", "(", ")", "{", "}", "[", "]", "^", "\"", "~", "*", "?", ":", "\\", "/"]
+
+    /// Escapes a bare term: "AC/DC" → `AC\/DC`.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if specialCharacters.contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A quoted phrase; inside quotes only `"` and `\` need escaping: `Sunn O)))` → `"Sunn O)))"`.
+    public static func phrase(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
+    }
+
+    /// `release:"Rumours" AND artist:"Fleetwood Mac"`.
+    public static func exactRelease(title: String, artist: String?) -> String {
+        var parts = ["release:\(phrase(clean(title)))"]
+        if let artist = artist.map(clean), !artist.isEmpty { parts.append("artist:\(phrase(artist))") }
+        return parts.joined(separator: " AND ")
+    }
+
+    /// Every word fuzzy-matched: `release:(rumors~) AND artist:(fleetwod~ mac~)`. Terms that are all
+    /// punctuation ("!!!") are kept, escaped, since for some artists they are the whole name.
+    public static func fuzzyRelease(title: String, artist: String?) -> String {
+        var parts: [String] = []
+        if let group = fuzzyGroup(title) { parts.append("release:\(group)") }
+        if let artist, let group = fuzzyGroup(artist) { parts.append("artist:\(group)") }
+        return parts.joined(separator: " AND ")
+    }
+
+    private static func fuzzyGroup(_ text: String) -> String? {
+        let words = clean(text).split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return nil }
+        return "(" + words.map { escape(String($0)) + "~" }.joined(separator: " ") + ")"
+    }
+
+    /// Control characters and runs of whitespace say nothing to a search engine.
+    private static func clean(_ text: String) -> String {
+        text.unicodeScalars
+            .map { CharacterSet.controlCharacters.contains($0) ? " " : String($0) }
+            .joined()
+            .split(whereSeparator: \.isWhitespace)
+            .joined(separator: " ")
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for tests that must never touch the
+/// internet. Routes are scripted; every request is recorded. One thread per connection, one
+/// response per connection (`Connection: close`), raw POSIX sockets so slow-drip and endless
+/// bodies are easy to produce.
+public final class FixtureServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (RecordedRequest) -> FixtureResponse
+
+    public let port: UInt16
+    private let listenFD: Int32
+    private let lock = NSLock()
+    private var routes: [(pattern: String, method: String?, handler: Handler)] = []
+    private var recorded: [RecordedRequest] = []
+    private var running = true
+
+    /// Binds to 127.0.0.1 on a port the kernel picks and starts accepting.
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FixtureServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw FixtureServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listenFD = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [weak self] in self?.acceptLoop() }
+        thread.name = "FixtureServer.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The same server under another host name (`localhost`), for cross-host redirect tests.
+    public var localhostURL: URL { URL(string: "http://localhost:\(port)")! }
+
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+    }
+
+    /// Answers requests whose path equals `pattern` (or starts with it, when it ends in `*`).
+    public func route(_ pattern: String, method: String? = nil, _ handler: @escaping Handler) {
+        lock.lock()
+        routes.append((pattern, method, handler))
+        lock.unlock()
+    }
+
+    /// Answers with `responses` in order; the last one repeats.
+    public func route(_ pattern: String, responses: [FixtureResponse]) {
+        let counter = Counter()
+        route(pattern) { _ in
+            let index = counter.next()
+            return responses[min(index, responses.count - 1)]
+        }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [RecordedRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    public func requests(path: String) -> [RecordedRequest] {
+        requests.filter { $0.path == path }
+    }
+
+    /// Stops accepting and ends open connections (endless bodies, silent answers) within ~0.1 s.
+    public func stop() {
+        lock.lock()
+        running = false
+        lock.unlock()
+    }
+
+    var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
+}
+
+public enum FixtureServerError: Error {
+    case socket(Int32)
+}
+
+// MARK: - Private
+
+private extension FixtureServer {
+    func acceptLoop() {
+        defer { close(listenFD) }
+        while isRunning {
+            var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let client = accept(listenFD, nil, nil)
+            guard client >= 0 else { continue }
+            let thread = Thread { [weak self] in
+                if let self { FixtureConnection(fd: client, server: self).run() } else { close(client) }
+            }
+            thread.name = "FixtureServer.connection"
+            thread.start()
+        }
+    }
+}
+
+extension FixtureServer {
+    func record(_ request: RecordedRequest) {
+        lock.lock()
+        recorded.append(request)
+        lock.unlock()
+    }
+
+    func response(for request: RecordedRequest) -> FixtureResponse {
+        lock.lock()
+        let candidates = routes
+        lock.unlock()
+        let matches = candidates.filter { route in
+            if let method = route.method, method.uppercased() != request.method { return false }
+            if route.pattern.hasSuffix("*") { return request.path.hasPrefix(String(route.pattern.dropLast())) }
+            return route.pattern == request.path
+        }
+        // The most specific pattern wins; among equals, the latest registration.
+        guard let best = matches.enumerated().max(by: { a, b in
+            (a.element.pattern.count, a.offset) < (b.element.pattern.count, b.offset)
+        }) else {
+            return .notFound
+        }
+        return best.element.handler(request)
+    }
+}
+
+/// A thread-safe counter for scripted sequences.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value - 1
+    }
+}
