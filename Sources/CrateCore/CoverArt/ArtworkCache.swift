@@ -62,6 +62,21 @@ public actor ArtworkCache {
         return Files(artwork: artwork, thumbnail: thumbnail)
     }
 
+    /// Writes artwork whose thumbnail was already made (the scan pipeline decodes the cover once
+    /// for the thumbnail and the hashes).
+    @discardableResult
+    public func store(_ data: Data, thumbnail: Data, for id: MBID) throws -> Files {
+        try CratePaths.ensureWritable(directory)
+        do {
+            try data.write(to: artworkURL(for: id), options: .atomic)
+            try thumbnail.write(to: thumbnailURL(for: id), options: .atomic)
+        } catch {
+            throw CrateError.directoryNotWritable(directory.path)
+        }
+        memory.insert(data, for: id)
+        return Files(artwork: artworkURL(for: id), thumbnail: thumbnailURL(for: id))
+    }
+
     /// The 500 px bytes: from memory, else from disk (and then kept in memory).
     public func data(for id: MBID) -> Data? {
         if let cached = memory.value(for: id) { return cached }

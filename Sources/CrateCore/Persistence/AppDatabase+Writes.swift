@@ -77,3 +77,41 @@ extension AppDatabase {
         if isReadOnly { throw CrateError.databaseReadOnly }
     }
 }
+
+extension AppDatabase {
+    /// Records where an album's artwork stands (and its files when available).
+    public func setArtwork(albumID: Int64, status: ArtworkStatus, artworkPath: String? = nil, thumbnailPath: String? = nil) throws {
+        try checkWritable()
+        try writer.write { db in
+            guard var album = try Album.fetchOne(db, key: albumID) else { throw CrateError.notFound("The album") }
+            album.artworkStatus = status
+            if status == .available {
+                album.artworkPath = artworkPath
+                album.thumbnailPath = thumbnailPath
+            }
+            try album.update(db)
+        }
+    }
+
+    /// Fills in what the MusicBrainz lookup knows (genres, label, year, release group) and the
+    /// track list, in one transaction.
+    public func saveReleaseDetails(albumID: Int64, genres: [String], label: String?, year: String?, releaseGroupID: String?, tracks: [Track]) throws {
+        try checkWritable()
+        try writer.write { db in
+            guard var album = try Album.fetchOne(db, key: albumID) else { throw CrateError.notFound("The album") }
+            if !genres.isEmpty { album.genres = Array(genres.prefix(10)) }
+            if let label, !label.isEmpty { album.label = label }
+            if let year, !year.isEmpty { album.year = year }
+            if let releaseGroupID { album.musicBrainzReleaseGroupID = releaseGroupID }
+            try album.update(db)
+            if !tracks.isEmpty {
+                try Track.filter(Track.Columns.albumID == albumID).deleteAll(db)
+                for var track in tracks {
+                    track.id = nil
+                    track.albumID = albumID
+                    try track.insert(db)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The live scan: prepare the photo, try tier 0, else the vision provider and MusicBrainz; save
+/// the scan; then fetch artwork, track list and review side by side (DESIGN §3.6).
+///
+/// Partial success beats total failure: once the album is known it is saved, and artwork, tracks
+/// and review each fail on their own.
+public final class ScanPipeline: AlbumScanner {
+    public struct Services: Sendable {
+        public var identifier: CoverIdentifying?
+        public var musicBrainz: MusicBrainzClient?
+        public var coverArt: CoverArtClient?
+        public var reviewer: AlbumReviewing?
+
+        public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil) {
+            self.identifier = identifier
+            self.musicBrainz = musicBrainz
+            self.coverArt = coverArt
+            self.reviewer = reviewer
+        }
+
+        /// Tier 0 only: nothing leaves the machine.
+        public static let offline = Services()
+    }
+
+    private let database: AppDatabase
+    private let services: Services
+    private let preparer: ImagePreparer
+    private let matcher: LocalMatcher
+    private let hashes: CoverHashIndex
+    private let artworkCache: ArtworkCache
+
+    public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
+                preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .standard) {
+        self.database = database
+        self.services = services
+        self.preparer = preparer
+        self.matcher = matcher
+        self.hashes = hashes ?? CoverHashIndex(database: database)
+        self.artworkCache = ArtworkCache(paths: paths)
+    }
+
+    public func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        let photo: PreparedPhoto
+        do {
+            photo = try preparer.preparePhoto(at: file)
+        } catch let error as ImageError {
+            throw ScanFailure.badImage(error.message)
+        }
+        try Task.checkCancellation()
+
+        if let match = matcher.match(photo.hashes, among: try await hashes.all()),
+           let album = try database.album(id: match.albumID) {
+            let confidence = 1 - Double(match.distance) / 256
+            let entry = try database.saveScan(of: album, method: .localMatch, confidence: confidence)
+            events(.identified(entry.album))
+            return try await finishKnownAlbum(entry, events: events)
+        }
+
+        guard let identifier = services.identifier else { throw ScanFailure.notIdentified }
+        let answer: VisionAnswer
+        do {
+            guard let found = try await identifier.identify(photoJPEG: photo.visionJPEG) else { throw ScanFailure.notIdentified }
+            answer = found
+        } catch let problem as KeyProblem {
+            throw ScanFailure.providerKey(problem.keyProblemMessage)
+        }
+        try Task.checkCancellation()
+
+        let (album, candidates) = await resolve(answer)
+        let entry = try database.saveScan(of: album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence)
+        events(.identified(entry.album))
+        var result = try await fetchDetails(for: entry, events: events)
+        result.candidates = candidates
+        return result
+    }
+
+    // MARK: - Private
+
+    /// Matches the provider's answer against MusicBrainz. A failed or empty search still gives
+    /// an album (from the answer alone), so the scan is saved.
+    private func resolve(_ answer: VisionAnswer) async -> (Album, [Album]) {
+        let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
+        guard let musicBrainz = services.musicBrainz else { return (fallback, []) }
+        do {
+            let match = try await musicBrainz.findRelease(ReleaseQuery(title: answer.album, artist: answer.artist, year: answer.year))
+            guard let best = match.best else { return (fallback, []) }
+            return (Self.album(from: best, answer: answer), match.runnersUp.map { Self.album(from: $0, answer: nil) })
+        } catch {
+            Log.error("MusicBrainz search failed: \(error.localizedDescription)")
+            return (fallback, [])
+        }
+    }
+
+    private static func album(from candidate: ReleaseCandidate, answer: VisionAnswer?) -> Album {
+        Album(
+            musicBrainzReleaseID: candidate.releaseID.rawValue,
+            musicBrainzReleaseGroupID: candidate.releaseGroupID?.rawValue,
+            title: candidate.title,
+            artist: candidate.artist,
+            year: candidate.year.map(String.init) ?? answer?.year,
+            label: candidate.label ?? answer?.label
+        )
+    }
+
+    /// A tier-0 match already has its artwork and tracks; only the review may be missing.
+    private func finishKnownAlbum(_ entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        if entry.album.artworkStatus == .available {
+            let (review, failure) = await reviewOutcome(for: entry.album, events: events, announce: true)
+            return ScanResult(entry: entry, review: review, reviewFailure: failure)
+        }
+        return try await fetchDetails(for: entry, events: events)
+    }
+
+    /// Artwork, track list and review at the same time; each fails on its own.
+    private func fetchDetails(for entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        let album = entry.album
+        async let review = reviewOutcome(for: album, events: events, announce: false)
+        async let artwork: Void = fetchArtwork(for: album)
+        async let tracks: Void = fetchTracks(for: album)
+        _ = await (artwork, tracks)
+        let refreshed = (try? database.album(id: album.id ?? -1)) ?? nil
+        var updated = entry
+        if let refreshed { updated.album = refreshed }
+        if services.reviewer != nil { events(.loadingReview(updated.album)) }
+        let (finished, failure) = await review
+        return ScanResult(entry: updated, review: finished, reviewFailure: failure)
+    }
+
+    private func reviewOutcome(for album: Album, events: @escaping @Sendable (ScanEvent) -> Void, announce: Bool) async -> (Review?, String?) {
+        guard let reviewer = services.reviewer else { return (nil, nil) }
+        if let cached = try? reviewer.cachedReview(for: album) { return (cached, nil) }
+        if announce { events(.loadingReview(album)) }
+        do {
+            return (try await reviewer.review(for: album, regenerate: false), nil)
+        } catch let problem as KeyProblem {
+            return (nil, problem.keyProblemMessage)
+        } catch {
+            Log.error("review failed: \(error.localizedDescription)")
+            return (nil, ReviewFailureText.message(for: error))
+        }
+    }
+
+    private func fetchArtwork(for album: Album) async {
+        guard let albumID = album.id else { return }
+        guard let coverArt = services.coverArt, let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
+            try? database.setArtwork(albumID: albumID, status: .unavailable)
+            return
+        }
+        do {
+            let groupID = album.musicBrainzReleaseGroupID.flatMap(MBID.init(validating:))
+            switch try await coverArt.frontCover(release: releaseID, releaseGroup: groupID) {
+            case .unavailable:
+                try database.setArtwork(albumID: albumID, status: .unavailable)
+            case .image(let image):
+                let prepared = try preparer.prepareArtwork(image.data)
+                let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
+                try database.saveCoverHash(prepared.hash, forAlbum: albumID)
+                await hashes.add(prepared.hash, albumID: albumID)
+                try database.setArtwork(albumID: albumID, status: .available, artworkPath: files.artwork.path, thumbnailPath: files.thumbnail?.path)
+            }
+        } catch {
+            // Marked failed (not unavailable) so a later scan or a retry fetches it again.
+            Log.error("artwork for \(releaseID.rawValue) failed: \(error.localizedDescription)")
+            try? database.setArtwork(albumID: albumID, status: .failed)
+        }
+    }
+
+    private func fetchTracks(for album: Album) async {
+        guard let albumID = album.id, let musicBrainz = services.musicBrainz,
+              let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else { return }
+        do {
+            let details = try await musicBrainz.release(releaseID)
+            try database.saveReleaseDetails(
+                albumID: albumID, genres: details.album.genres, label: details.album.label, year: details.album.year,
+                releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: details.makeTracks(albumID: albumID))
+        } catch {
+            Log.error("track list for \(releaseID.rawValue) failed: \(error.localizedDescription)")
+        }
+    }
+}

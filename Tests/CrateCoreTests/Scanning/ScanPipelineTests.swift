@@ -1,0 +1,99 @@
+import CrateCore
+import CrateTestSupport
+import Foundation
+import Testing
+
+@Suite("Scan pipeline")
+struct ScanPipelineTests {
+    @Test func identifiesSavesAndFetchesArtworkAndTracks() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let log = EventLog()
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg"), events: log.append)
+
+        #expect(result.entry.album.musicBrainzReleaseID == MusicBrainzFixtures.rumoursReleaseID)
+        #expect(result.entry.scan.method == .vision)
+        #expect(result.entry.album.artworkStatus == .available)
+        let artwork = try #require(result.entry.album.artworkPath)
+        let thumbnail = try #require(result.entry.album.thumbnailPath)
+        #expect(try ImagePreparer().decodeUpright(Data(contentsOf: URL(fileURLWithPath: thumbnail))).width == 200)
+        #expect(FileManager.default.fileExists(atPath: artwork))
+        let albumID = try #require(result.entry.album.id)
+        #expect(try !h.database.tracks(forAlbum: albumID).isEmpty)
+        #expect(try h.database.coverHash(forAlbum: albumID) != nil)
+        #expect(log.events.first == .identified(result.entry.album) || {
+            if case .identified = log.events.first { return true } else { return false }
+        }())
+    }
+
+    @Test func aRepeatScanIsAnsweredOfflineByTierZero() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let first = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let offline = ScanPipeline(database: h.database, paths: h.directory.paths, services: .offline)
+        let again = try await offline.scan(file: ImageFixtures.url("photos/cover-00-photo-1.jpg")) { _ in }
+        #expect(again.entry.scan.method == .localMatch)
+        #expect(again.entry.album.id == first.entry.album.id)
+        #expect(try h.database.counts().scans == 2, "every scan is saved, duplicates too")
+    }
+
+    @Test func offlineWithNoMatchIsNotIdentified() async throws {
+        let h = try PipelineHarness()
+        let offline = ScanPipeline(database: h.database, paths: h.directory.paths, services: .offline)
+        await #expect(throws: ScanFailure.notIdentified) {
+            try await offline.scan(file: ImageFixtures.url("negatives/unknown-00.jpg")) { _ in }
+        }
+        #expect(try h.database.counts().scans == 0)
+    }
+
+    @Test(arguments: ["not-an-image.jpg", "zero-bytes.jpg", "truncated.jpg", "bomb-65000x65000.jpg", "cover.png"])
+    func badFilesNameTheProblem(_ name: String) async throws {
+        let h = try PipelineHarness()
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours)
+        do {
+            _ = try await pipeline.scan(file: ImageFixtures.url("bad-images/\(name)")) { _ in }
+            Issue.record("\(name) was accepted")
+        } catch let failure as ScanFailure {
+            guard case .badImage(let message) = failure else { Issue.record("got \(failure)"); return }
+            #expect(!message.isEmpty)
+        }
+        #expect(h.server.requests.isEmpty, "nothing reaches the network for a bad file")
+    }
+
+    @Test func musicBrainzDownStillSavesTheAlbum() async throws {
+        let h = try PipelineHarness()
+        h.server.route("/ws/2/*", responses: [.json(#"{"error":"down"}"#, status: 500)])
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        #expect(result.entry.album.title == "Rumours")
+        #expect(result.entry.album.musicBrainzReleaseID == nil)
+        #expect(result.entry.album.artworkStatus == .unavailable)
+        #expect(try h.database.counts().scans == 1)
+    }
+
+    @Test func missingArtworkIsUnavailableAndTracksStillArrive() async throws {
+        let h = try PipelineHarness()
+        let id = MusicBrainzFixtures.rumoursReleaseID
+        h.server.route("/ws/2/release", responses: [.json(MusicBrainzFixtures.rumoursSearch)])
+        h.server.route("/ws/2/release/\(id)", responses: [.json(MusicBrainzFixtures.rumoursLookup)])
+        h.server.route("/caa/*", responses: [.text("Not Found", status: 404)])
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        #expect(result.entry.album.artworkStatus == .unavailable)
+        #expect(try !h.database.tracks(forAlbum: result.entry.album.id!).isEmpty)
+    }
+
+    @Test func aRejectedKeyIsReportedAsAKeyProblem() async throws {
+        let h = try PipelineHarness()
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier(answer: nil, error: WrongKey()))
+        await #expect(throws: ScanFailure.providerKey(WrongKey().keyProblemMessage)) {
+            try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        }
+    }
+
+    @Test func anUnreadableCoverIsNotIdentified() async throws {
+        let h = try PipelineHarness()
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier(answer: nil))
+        await #expect(throws: ScanFailure.notIdentified) {
+            try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        }
+    }
+}
