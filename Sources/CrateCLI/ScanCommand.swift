@@ -1,0 +1,46 @@
+import ArgumentParser
+import CrateCore
+import Foundation
+
+struct ScanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Identify album covers from photos and save each scan.",
+        discussion: "Exit code 0 if every photo was identified, 2 if some were not, 1 if any failed."
+    )
+
+    @Flag(help: "Print one JSON object per photo, one per line.")
+    var json = false
+
+    @Flag(help: "Tier 0 only: match against covers already in the crate, with no network at all.")
+    var offline = false
+
+    @Argument(help: "Photos of album covers (JPEG).")
+    var photos: [String]
+
+    func run() throws {
+        let paths = CratePaths()
+        let pipeline: ScanPipeline
+        do {
+            let database = try openDatabase(paths: paths)
+            let settings = try Settings.load(paths: paths)
+            let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database, offline: offline)
+            pipeline = ScanPipeline(database: database, paths: paths, services: services)
+        } catch {
+            throw fail(error)
+        }
+        var outcomes: [ScanReport.Status] = []
+        for photo in photos {
+            let url = URL(fileURLWithPath: photo)
+            let report = MainActorPump.run { await ScanReport.make(file: photo, pipeline: pipeline, url: url) }
+            outcomes.append(report.status)
+            if json {
+                print(report.jsonLine())
+            } else {
+                print(report.humanLine())
+            }
+        }
+        if outcomes.contains(.error) { throw ExitCode(1) }
+        if outcomes.contains(.notIdentified) { throw ExitCode(2) }
+    }
+}

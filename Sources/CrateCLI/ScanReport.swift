@@ -1,0 +1,162 @@
+import CrateCore
+import Foundation
+
+/// One photo's outcome as `crate scan` prints it (the JSON shape is part of the CLI's contract).
+struct ScanReport: Encodable {
+    enum Status: String, Encodable {
+        case identified
+        case notIdentified = "not_identified"
+        case error
+    }
+
+    struct AlbumJSON: Encodable {
+        let title: String
+        let artist: String
+        let year: String?
+        let label: String?
+        let genres: [String]
+        let musicbrainz_release_id: String?
+        let musicbrainz_release_group_id: String?
+    }
+
+    struct CandidateJSON: Encodable {
+        let title: String
+        let artist: String
+        let musicbrainz_release_id: String?
+        let score: Double?
+    }
+
+    struct ArtworkJSON: Encodable {
+        let status: String
+        let path: String?
+        let thumbnail_path: String?
+    }
+
+    struct ErrorJSON: Encodable {
+        let code: String
+        let message: String
+    }
+
+    let file: String
+    let status: Status
+    let tier: String?
+    let album: AlbumJSON?
+    let candidates: [CandidateJSON]
+    let artwork: ArtworkJSON?
+    let review: ReviewJSON?
+    let scan_id: Int64?
+    let error: ErrorJSON?
+
+    static func make(file: String, pipeline: ScanPipeline, url: URL) async -> ScanReport {
+        do {
+            let result = try await pipeline.scan(file: url) { _ in }
+            return ScanReport(file: file, result: result)
+        } catch let failure as ScanFailure {
+            let status: Status = failure == .notIdentified ? .notIdentified : .error
+            return ScanReport(file: file, status: status, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
+                              error: ErrorJSON(code: Self.code(failure), message: failure.message))
+        } catch {
+            let message = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            return ScanReport(file: file, status: .error, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
+                              error: ErrorJSON(code: "internal", message: message))
+        }
+    }
+
+    init(file: String, status: Status, tier: String?, album: AlbumJSON?, candidates: [CandidateJSON], artwork: ArtworkJSON?, review: ReviewJSON?, scan_id: Int64?, error: ErrorJSON?) {
+        self.file = file
+        self.status = status
+        self.tier = tier
+        self.album = album
+        self.candidates = candidates
+        self.artwork = artwork
+        self.review = review
+        self.scan_id = scan_id
+        self.error = error
+    }
+
+    init(file: String, result: ScanResult) {
+        let album = result.entry.album
+        let tier: String
+        switch result.entry.scan.method {
+        case .localMatch: tier = "local"
+        case .vision: tier = "vision"
+        case .visionSearch: tier = "vision+search"
+        case .manual: tier = "manual"
+        }
+        let artwork: ArtworkJSON
+        switch album.artworkStatus {
+        case .available: artwork = ArtworkJSON(status: "ok", path: album.artworkPath, thumbnail_path: album.thumbnailPath)
+        case .unavailable, .pending: artwork = ArtworkJSON(status: "unavailable", path: nil, thumbnail_path: nil)
+        case .failed: artwork = ArtworkJSON(status: "failed", path: nil, thumbnail_path: nil)
+        }
+        self.init(
+            file: file, status: .identified, tier: tier,
+            album: AlbumJSON(title: album.title, artist: album.artist, year: album.year, label: album.label, genres: album.genres,
+                             musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID),
+            candidates: result.candidates.map { CandidateJSON(title: $0.title, artist: $0.artist, musicbrainz_release_id: $0.musicBrainzReleaseID, score: nil) },
+            artwork: artwork,
+            review: ReviewJSON(result: result),
+            scan_id: result.entry.scan.id, error: nil)
+    }
+
+    func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return #"{"status":"error"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func humanLine() -> String {
+        switch status {
+        case .identified:
+            let name = album.map { "\($0.artist) — \($0.title)\($0.year.map { " (\($0))" } ?? "")" } ?? "?"
+            return "\(file): \(name) [\(tier ?? "?")]\(artwork?.status == "ok" ? "" : " — Album art unavailable")"
+        case .notIdentified, .error:
+            return "\(file): \(error?.message ?? status.rawValue)"
+        }
+    }
+
+    private static func code(_ failure: ScanFailure) -> String {
+        switch failure {
+        case .notIdentified: return "not_identified"
+        case .badImage: return "bad_image"
+        case .providerKey: return "provider_key"
+        case .other: return "failed"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+/// The `review` field: the review's keys, or `{"status":"unavailable","message":…}`.
+enum ReviewJSON: Encodable {
+    case review(Review)
+    case unavailable(String)
+
+    init?(result: ScanResult) {
+        if let review = result.review { self = .review(review) }
+        else if let failure = result.reviewFailure { self = .unavailable(failure) }
+        else { return nil }
+    }
+
+    private enum Keys: String, CodingKey {
+        case context_summary, context_bullets, rating, recommendation, key_tracks, tier, prompt_version, used_search, status, message
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .review(let r):
+            try c.encode(r.summary, forKey: .context_summary)
+            try c.encode(r.bullets, forKey: .context_bullets)
+            try c.encode(r.rating, forKey: .rating)
+            try c.encode(r.recommendation, forKey: .recommendation)
+            try c.encode(r.keyTracks, forKey: .key_tracks)
+            try c.encode(r.tier, forKey: .tier)
+            try c.encode(r.promptVersion, forKey: .prompt_version)
+            try c.encode(r.usedSearch, forKey: .used_search)
+        case .unavailable(let message):
+            try c.encode("unavailable", forKey: .status)
+            try c.encode(message, forKey: .message)
+        }
+    }
+}
