@@ -55,6 +55,23 @@ extension AppDatabase {
             }
         }
 
+        // v2 is `v2-cover-hashes` (scan pipeline). Provider calls, for the usage meter.
+        migrator.registerMigration("v3-usage") { db in
+            try db.create(table: "usage") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("provider", .text).notNull()
+                t.column("model", .text).notNull()
+                t.column("purpose", .text).notNull()
+                t.column("inputTokens", .integer)
+                t.column("outputTokens", .integer)
+                t.column("durationMs", .integer).notNull()
+                t.column("success", .boolean).notNull()
+                t.column("usedSearch", .boolean).notNull()
+                t.column("errorCode", .text)
+            }
+        }
+
         return migrator
     }()
 }
