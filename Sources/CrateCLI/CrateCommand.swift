@@ -8,7 +8,7 @@ public struct CrateCommand: ParsableCommand {
         commandName: "crate",
         abstract: "Identify record covers, review albums and keep your crate — from the terminal.",
         version: "crate \(CrateVersion.string)",
-        subcommands: [HistoryCommand.self, DoctorCommand.self]
+        subcommands: [HistoryCommand.self, DoctorCommand.self, ReviewCommand.self]
     )
 
     public init() {}
