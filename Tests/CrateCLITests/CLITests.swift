@@ -54,7 +54,7 @@ struct CLITests {
         #expect(result.stdout.contains(cli.root.appendingPathComponent("data").path))
         #expect(result.stdout.contains(cli.root.appendingPathComponent("cache").path))
         #expect(result.stdout.contains(cli.root.appendingPathComponent("config").path))
-        #expect(result.stdout.contains("schema  v1"))
+        #expect(result.stdout.contains("schema  \(AppDatabase.knownMigrations.last ?? "v1")"))
         #expect(result.stdout.contains("http://127.0.0.1:9/ws/2"))
         #expect(result.stdout.contains("from $ANTHROPIC_API_KEY"))
         #expect(result.stdout.contains("openai     no key"))
