@@ -7,13 +7,19 @@ public enum LenientJSON {
         case noJSONObject
     }
 
+    /// How many opening braces `object(in:)` tries before giving up.
+    static let maxCandidates = 32
+
     /// The outermost JSON object in `text`.
     public static func object(in text: String) throws -> [String: Any] {
         let cleaned = stripFences(text)
         let chars = Array(cleaned.unicodeScalars)
         var start = 0
-        // Try each `{` in turn: prose before the object may itself contain braces.
-        while let open = chars[start...].firstIndex(of: "{") {
+        var attempts = 0
+        // Try each `{` in turn: prose before the object may itself contain braces. The attempts are
+        // bounded so a hostile body of a million `{` costs linear time, not quadratic.
+        while attempts < maxCandidates, let open = chars[start...].firstIndex(of: "{") {
+            attempts += 1
             if let close = matchingBrace(chars, from: open) {
                 var scalars = String.UnicodeScalarView()
                 scalars.append(contentsOf: chars[open...close])
