@@ -8,7 +8,7 @@ public struct CrateCommand: ParsableCommand {
         commandName: "crate",
         abstract: "Identify record covers, review albums and keep your crate — from the terminal.",
         version: "crate \(CrateVersion.string)",
-        subcommands: [ScanCommand.self, HistoryCommand.self, DoctorCommand.self, PlayCommand.self]
+        subcommands: [ScanCommand.self, ReviewCommand.self, HistoryCommand.self, DoctorCommand.self, PlayCommand.self]
     )
 
     public init() {}

@@ -43,7 +43,7 @@ struct ScanReport: Encodable {
     let album: AlbumJSON?
     let candidates: [CandidateJSON]
     let artwork: ArtworkJSON?
-    let review: ReviewJSON?
+    let review: ScanReviewJSON?
     let scan_id: Int64?
     let error: ErrorJSON?
 
@@ -62,7 +62,7 @@ struct ScanReport: Encodable {
         }
     }
 
-    init(file: String, status: Status, tier: String?, album: AlbumJSON?, candidates: [CandidateJSON], artwork: ArtworkJSON?, review: ReviewJSON?, scan_id: Int64?, error: ErrorJSON?) {
+    init(file: String, status: Status, tier: String?, album: AlbumJSON?, candidates: [CandidateJSON], artwork: ArtworkJSON?, review: ScanReviewJSON?, scan_id: Int64?, error: ErrorJSON?) {
         self.file = file
         self.status = status
         self.tier = tier
@@ -95,7 +95,7 @@ struct ScanReport: Encodable {
                              musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID),
             candidates: result.candidates.map { CandidateJSON(title: $0.title, artist: $0.artist, musicbrainz_release_id: $0.musicBrainzReleaseID, score: nil) },
             artwork: artwork,
-            review: ReviewJSON(result: result),
+            review: ScanReviewJSON(result: result),
             scan_id: result.entry.scan.id, error: nil)
     }
 
@@ -128,7 +128,7 @@ struct ScanReport: Encodable {
 }
 
 /// The `review` field: the review's keys, or `{"status":"unavailable","message":…}`.
-enum ReviewJSON: Encodable {
+enum ScanReviewJSON: Encodable {
     case review(Review)
     case unavailable(String)
 

@@ -65,6 +65,23 @@ extension AppDatabase {
             }
         }
 
+        // Provider calls, for the usage meter.
+        migrator.registerMigration("v3-usage") { db in
+            try db.create(table: "usage") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("provider", .text).notNull()
+                t.column("model", .text).notNull()
+                t.column("purpose", .text).notNull()
+                t.column("inputTokens", .integer)
+                t.column("outputTokens", .integer)
+                t.column("durationMs", .integer).notNull()
+                t.column("success", .boolean).notNull()
+                t.column("usedSearch", .boolean).notNull()
+                t.column("errorCode", .text)
+            }
+        }
+
         // Full-text search over the crate (Ctrl+F): artist, title, label and genres.
         migrator.registerMigration("v4-search") { db in
             try db.create(virtualTable: "album_fts", using: FTS5()) { t in

@@ -12,6 +12,7 @@ struct AppDatabaseTests {
         }
         #expect(tables == ["album", "scan", "review", "track"])
         #expect(try db.schemaVersion() == AppDatabase.knownMigrations.last)
+        #expect(AppDatabase.knownMigrations.first == "v1")
     }
 
     @Test func saveScanStoresAlbumAndScanTogether() throws {
@@ -143,6 +144,7 @@ struct AppDatabaseTests {
         let db = try AppDatabase.open(paths: dir.paths)
         #expect(db.recoveryNotice == nil)
         #expect(try db.schemaVersion() == AppDatabase.knownMigrations.last)
+        #expect(AppDatabase.knownMigrations.first == "v1")
     }
 
     @Test func aLibraryFromANewerCrateIsOpenedReadOnlyAndNeverWritten() throws {

@@ -1,0 +1,85 @@
+import ArgumentParser
+import CrateCore
+import Foundation
+
+/// `crate review`: an honest, music-first review of one album, from the cache or the provider.
+struct ReviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review",
+        abstract: "Review an album: summary, evidence, rating, recommendation and key tracks."
+    )
+
+    @Option(help: "The artist.")
+    var artist: String
+
+    @Option(help: "The album title.")
+    var title: String
+
+    @Option(help: "Release year (four digits) or Unknown.")
+    var year: String?
+
+    @Option(help: "A genre (repeat for more, at most 10).")
+    var genre: [String] = []
+
+    @Option(help: "The record label.")
+    var label: String?
+
+    @Flag(help: "Write a new review even if one is cached, and replace it.")
+    var regenerate = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let input: ReviewInput
+        do {
+            input = try ReviewInput(artist: artist, title: title, year: year, genres: genre, label: label)
+        } catch let error as ReviewInputError {
+            throw fail(ReviewError.invalidInput(error))
+        }
+
+        let service: ReviewService
+        do {
+            let paths = CratePaths()
+            let settings = try Settings.load(paths: paths)
+            let database = try openDatabase(paths: paths)
+            let provider = ProviderFactory.make(settings: settings, keys: KeyStore(paths: paths), http: makeLiveHTTPClient(), usage: database)
+            service = ReviewService(provider: provider, database: database, prompts: PromptLibrary.locate(), advancedSearch: settings.advancedSearch)
+        } catch {
+            throw fail(error)
+        }
+
+        let outcome: Result<ReviewResult, ReviewError>
+        do {
+            let regenerate = self.regenerate
+            outcome = .success(try runBlocking { try await service.review(for: input, regenerate: regenerate) })
+        } catch let error as ReviewError {
+            outcome = .failure(error)
+        } catch {
+            throw fail(error)
+        }
+
+        switch outcome {
+        case .success(let result):
+            print(json ? ReviewJSON.render(ReviewJSON.object(result)) : Self.text(result))
+        case .failure(let error):
+            if json { print(ReviewJSON.render(ReviewJSON.unavailable(error))) }
+            throw fail(error)
+        }
+    }
+
+    static func text(_ result: ReviewResult) -> String {
+        let r = result.review
+        var lines = [
+            "\(r.recommendation.uppercased())  \(String(format: "%.1f", r.rating))/10  (tier \(r.tier))",
+            "",
+            r.summary,
+            "",
+        ]
+        lines += r.bullets.map { "  • \($0)" }
+        lines += ["", "Key tracks: " + r.keyTracks.joined(separator: " · ")]
+        lines.append("")
+        lines.append("\(result.cached ? "cached" : "new") · \(r.provider) \(r.model) · \(r.promptVersion)\(r.usedSearch ? " · with web search" : "")")
+        return lines.joined(separator: "\n")
+    }
+}

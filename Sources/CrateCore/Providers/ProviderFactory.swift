@@ -1,0 +1,44 @@
+import Foundation
+
+/// Builds the provider the user configured.
+public enum ProviderFactory {
+    /// The provider from `settings` with its key from `keys`, wrapped so every call is recorded in
+    /// `usage` when a database is given. Provider `none` gives nil; a provider that needs a key and
+    /// has none gives an `UnavailableProvider` that says so on first use.
+    public static func make(settings: Settings, keys: KeyStore, http: any HTTPClient, usage database: AppDatabase? = nil, log: DiagnosticLog = .standard) -> (any LLMProvider)? {
+        guard let provider = makeBare(settings: settings, keys: keys, http: http) else { return nil }
+        guard let database else { return provider }
+        return UsageRecordingProvider(provider, database: database, log: log)
+    }
+
+    static func makeBare(settings: Settings, keys: KeyStore, http: any HTTPClient) -> (any LLMProvider)? {
+        let kind = settings.provider
+        let model = settings.model ?? defaultModel(for: kind)
+        switch kind {
+        case .none:
+            return nil
+        case .anthropic:
+            guard let key = keys.key(for: .anthropic) else {
+                return UnavailableProvider(kind: kind, model: model, reason: .missingKey(kind))
+            }
+            return AnthropicProvider(apiKey: key, model: model, baseURL: settings.endpoints.anthropic, http: http)
+        case .openai:
+            guard let key = keys.key(for: .openai) else {
+                return UnavailableProvider(kind: kind, model: model, reason: .missingKey(kind))
+            }
+            return OpenAICompatibleProvider(kind: kind, apiKey: key, model: model, baseURL: settings.endpoints.openAI, http: http)
+        case .ollama:
+            // Ollama ignores the key; a local proxy in front of it may want one.
+            return OpenAICompatibleProvider(kind: kind, apiKey: keys.key(for: .ollama), model: model, baseURL: settings.endpoints.ollama, http: http)
+        }
+    }
+
+    public static func defaultModel(for kind: ProviderKind) -> String {
+        switch kind {
+        case .anthropic: return AnthropicProvider.defaultModel
+        case .openai: return OpenAICompatibleProvider.defaultOpenAIModel
+        case .ollama: return OpenAICompatibleProvider.defaultOllamaModel
+        case .none: return ""
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A versioned prompt file from `data/prompts/`.
+public struct Prompt: Sendable, Equatable {
+    /// The file name without `.md`, e.g. `review-v1`; recorded with every result it produced.
+    public let version: String
+    public let text: String
+}
+
+/// Finds and reads prompt files: `$CRATE_DATA_FILES/prompts`, else `<exe>/../share/crate/prompts`
+/// (installed), else the source tree's `data/prompts` (running from `.build`).
+public struct PromptLibrary: Sendable {
+    public enum Failure: Error, Equatable, Sendable, LocalizedError {
+        case notFound(String)
+        case unreadable(String)
+
+        public var errorDescription: String? {
+            switch self {
+            case .notFound(let name): return "The prompt file \(name).md was not found. Reinstall Crate or set CRATE_DATA_FILES to its data folder."
+            case .unreadable(let path): return "The prompt file \(path) could not be read."
+            }
+        }
+    }
+
+    public static let identify = "identify-v1"
+    public static let identifySearch = "identify-search-v1"
+    public static let review = "review-v1"
+
+    /// The folder holding the `.md` files, or nil when none of the candidates exists.
+    public let directory: URL?
+
+    public init(directory: URL?) {
+        self.directory = directory
+    }
+
+    /// Searches the standard places.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> PromptLibrary {
+        let fm = FileManager.default
+        let found = candidates(environment: environment).first {
+            fm.fileExists(atPath: $0.appendingPathComponent("\(review).md").path)
+        }
+        return PromptLibrary(directory: found)
+    }
+
+    static func candidates(environment: [String: String]) -> [URL] {
+        var list: [URL] = []
+        if let override = environment["CRATE_DATA_FILES"], !override.isEmpty {
+            list.append(URL(fileURLWithPath: override, isDirectory: true).appendingPathComponent("prompts", isDirectory: true))
+        }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        list.append(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/crate/prompts", isDirectory: true))
+        // Sources/CrateCore/Support/PromptLibrary.swift → the package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        list.append(root.appendingPathComponent("data/prompts", isDirectory: true))
+        return list
+    }
+
+    /// Reads `<name>.md`.
+    public func prompt(_ name: String) throws -> Prompt {
+        guard let directory else { throw Failure.notFound(name) }
+        let url = directory.appendingPathComponent("\(name).md")
+        guard FileManager.default.fileExists(atPath: url.path) else { throw Failure.notFound(name) }
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+            throw Failure.unreadable(url.path)
+        }
+        return Prompt(version: name, text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
