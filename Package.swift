@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCLITests",
-            dependencies: ["CrateCLI", "CrateCore", "crate"],
+            dependencies: ["CrateCLI", "CrateCore", "CrateTestSupport", "crate"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -1,5 +1,6 @@
 import CrateCore
 import Foundation
+import CrateTestSupport
 import Testing
 
 @Suite("crate review")
@@ -48,12 +49,38 @@ struct ReviewCommandTests {
         #expect(result.stderr.contains("Settings"))
     }
 
-    @Test func withoutANetworkClientTheFailureIsClearAndKeyFree() throws {
+    @Test func reviewsThroughTheProviderAndCachesTheResult() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicMessage(ProviderFixtures.rumoursReview))])
+        let cli = try CLIRunner()
+        let environment = ["CRATE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "sk-test", "CRATE_PROVIDER_URL": server.baseURL.absoluteString]
+        let result = try cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours", "--year", "1977", "--json"], extraEnvironment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["recommendation"] as? String == "Essential Classic")
+        #expect(object["tier"] as? Int == 1)
+        #expect(object["cached"] as? Bool == false)
+        #expect(object["prompt_version"] as? String == "review-v1")
+        #expect(server.requests(path: "/v1/messages").first?.headers["x-api-key"] == "sk-test")
+
+        // The deluxe reissue hits the cache: no second provider call.
+        let again = try cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours (Super Deluxe Edition) [2013 Remaster]", "--json"], extraEnvironment: environment)
+        let cached = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(cached["cached"] as? Bool == true)
+        #expect(server.requests(path: "/v1/messages").count == 1)
+    }
+
+    @Test func aRejectedKeyIsClearAndNeverPrinted() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicAuthError, status: 401)])
         let canary = "sk-ant-CANARY-\(UUID().uuidString)"
-        let result = try CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue"], extraEnvironment: ["CRATE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": canary])
+        let result = try CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue"], extraEnvironment: [
+            "CRATE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": canary, "CRATE_PROVIDER_URL": server.baseURL.absoluteString,
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Review Temporarily Unavailable"))
-        #expect(result.stderr.contains("network client not available"))
+        #expect(result.stderr.contains("Settings") || result.stderr.contains("Preferences"))
         #expect(!result.stdout.contains(canary) && !result.stderr.contains(canary))
     }
 }

@@ -37,6 +37,9 @@ public final class ReviewService: Sendable {
         self.clock = clock
     }
 
+    /// False when no provider is configured: only cached reviews can be shown.
+    public var canGenerate: Bool { provider != nil }
+
     /// The cached review for an album, if any (no provider call).
     public func cachedReview(for input: ReviewInput) -> Review? {
         let key = ReviewKey.make(artist: input.artist, title: input.title)

@@ -27,6 +27,8 @@ public protocol CoverIdentifying: Sendable {
 
 /// Writes (or finds in the cache) an album's review.
 public protocol AlbumReviewing: Sendable {
+    /// False when no provider is set up: cached reviews only, and a missing one is no failure.
+    var canGenerate: Bool { get }
     /// A cached review if there is one, without calling any provider.
     func cachedReview(for album: Album) throws -> Review?
     /// Generates (or, unless `regenerate`, returns the cached) review.
@@ -36,4 +38,10 @@ public protocol AlbumReviewing: Sendable {
 /// Errors that mean "the provider key is wrong or missing": the user is sent to Preferences.
 public protocol KeyProblem: Error {
     var keyProblemMessage: String { get }
+}
+
+/// A key problem carried as a plain message.
+public struct ProviderKeyProblem: KeyProblem, LocalizedError {
+    public let keyProblemMessage: String
+    public var errorDescription: String? { keyProblemMessage }
 }

@@ -6,11 +6,13 @@ public enum LiveServices {
     public static func make(settings: Settings, keys: KeyStore, database: AppDatabase, offline: Bool = false) -> ScanPipeline.Services {
         if offline { return .offline }
         let transport = CurlHTTPClient()
+        let prompts = PromptLibrary.locate()
+        let provider = ProviderFactory.make(settings: settings, keys: keys, http: ResilientHTTPClient(base: transport), usage: database)
         return ScanPipeline.Services(
-            identifier: nil,
+            identifier: provider.map { VisionIdentifier(provider: $0, prompts: prompts, advancedSearch: settings.advancedSearch) },
             musicBrainz: .live(settings: settings, transport: transport),
             coverArt: .live(settings: settings, transport: transport, validate: { try ImagePreparer.validate($0) }),
-            reviewer: nil
+            reviewer: ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
         )
     }
 }

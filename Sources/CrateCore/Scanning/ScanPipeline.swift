@@ -122,7 +122,7 @@ public final class ScanPipeline: AlbumScanner {
         let refreshed = (try? database.album(id: album.id ?? -1)) ?? nil
         var updated = entry
         if let refreshed { updated.album = refreshed }
-        if services.reviewer != nil { events(.loadingReview(updated.album)) }
+        if services.reviewer?.canGenerate == true { events(.loadingReview(updated.album)) }
         let (finished, failure) = await review
         return ScanResult(entry: updated, review: finished, reviewFailure: failure)
     }
@@ -130,6 +130,7 @@ public final class ScanPipeline: AlbumScanner {
     private func reviewOutcome(for album: Album, events: @escaping @Sendable (ScanEvent) -> Void, announce: Bool) async -> (Review?, String?) {
         guard let reviewer = services.reviewer else { return (nil, nil) }
         if let cached = try? reviewer.cachedReview(for: album) { return (cached, nil) }
+        guard reviewer.canGenerate else { return (nil, nil) }
         if announce { events(.loadingReview(album)) }
         do {
             return (try await reviewer.review(for: album, regenerate: false), nil)

@@ -101,7 +101,9 @@ public enum ReviewFailureText {
 
     /// Errors that carry their own user message (e.g. a wrong key pointing to settings) keep it.
     public static func message(for error: Error) -> String {
-        if let described = error as? LocalizedError, let text = described.errorDescription { return text }
+        if let problem = error as? KeyProblem { return problem.keyProblemMessage }
+        if let review = error as? ReviewError { return [review.message, review.tip].compactMap { $0 }.joined(separator: " ") }
+        if let described = error as? LocalizedError, let text = described.errorDescription { return "\(text) \(tip)" }
         return tip
     }
 }
