@@ -1,3 +1,4 @@
+import CrateCore
 import Foundation
 
 /// Runs the built `crate` binary (it sits next to the test bundle) in a scratch environment.
@@ -31,11 +32,18 @@ struct CLIRunner {
             .deletingLastPathComponent().appendingPathComponent("crate")
     }
 
-    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> Result {
+    /// Runs the binary on its own thread: waiting for a child process on Swift's cooperative
+    /// pool (two threads here) would stall every other test's async work meanwhile.
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) async throws -> Result {
+        let environment = self.environment.merging(extraEnvironment) { _, new in new }
+        return try await BlockingWork.run { try Self.runBlocking(arguments, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.environment = environment.merging(extraEnvironment) { _, new in new }
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

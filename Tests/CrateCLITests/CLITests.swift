@@ -4,20 +4,20 @@ import Testing
 
 @Suite("crate CLI")
 struct CLITests {
-    @Test func printsItsVersion() throws {
-        let result = try CLIRunner().run(["--version"])
+    @Test func printsItsVersion() async throws {
+        let result = try await CLIRunner().run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(CrateVersion.string))
     }
 
-    @Test func historyJSONOnAnEmptyLibraryIsAnEmptyArray() throws {
-        let result = try CLIRunner().run(["history", "--json"])
+    @Test func historyJSONOnAnEmptyLibraryIsAnEmptyArray() async throws {
+        let result = try await CLIRunner().run(["history", "--json"])
         #expect(result.status == 0)
         let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any]
         #expect(parsed?.isEmpty == true)
     }
 
-    @Test func historyJSONListsNewestFirstAndHonoursLimit() throws {
+    @Test func historyJSONListsNewestFirstAndHonoursLimit() async throws {
         let cli = try CLIRunner()
         do {
             let db = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
@@ -25,7 +25,7 @@ struct CLITests {
             try db.saveScan(of: Album(title: "<b>x</b> & y", artist: "Sunn O)))"), method: .localMatch, at: Date(timeIntervalSince1970: 200))
             try db.saveScan(of: Album(title: "Rumours", artist: "Fleetwood Mac"), method: .vision, at: Date(timeIntervalSince1970: 300))
         }
-        let result = try cli.run(["history", "--json", "--limit", "2"])
+        let result = try await cli.run(["history", "--json", "--limit", "2"])
         #expect(result.status == 0)
         let items = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(items.count == 2)
@@ -33,20 +33,20 @@ struct CLITests {
         #expect(titles == ["Rumours", "<b>x</b> & y"])
         #expect(items[1]["method"] as? String == "local")
 
-        let table = try cli.run(["history"])
+        let table = try await cli.run(["history"])
         #expect(table.stdout.contains("Miles Davis — Kind of Blue (1959)"))
     }
 
-    @Test func invalidLimitIsRejected() throws {
-        let result = try CLIRunner().run(["history", "--limit", "0"])
+    @Test func invalidLimitIsRejected() async throws {
+        let result = try await CLIRunner().run(["history", "--limit", "0"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--limit"))
     }
 
-    @Test func doctorReportsDirectoriesSchemaEndpointsAndKeySourcesButNeverKeys() throws {
+    @Test func doctorReportsDirectoriesSchemaEndpointsAndKeySourcesButNeverKeys() async throws {
         let cli = try CLIRunner()
         let canary = "sk-ant-CANARY-\(UUID().uuidString)"
-        let result = try cli.run(["doctor"], extraEnvironment: [
+        let result = try await cli.run(["doctor"], extraEnvironment: [
             "ANTHROPIC_API_KEY": canary,
             "CRATE_MUSICBRAINZ_URL": "http://127.0.0.1:9/ws/2",
         ])
@@ -61,25 +61,25 @@ struct CLITests {
         #expect(!result.stdout.contains(canary) && !result.stderr.contains(canary))
     }
 
-    @Test func anUnwritableDataDirectoryExitsOneNamingIt() throws {
+    @Test func anUnwritableDataDirectoryExitsOneNamingIt() async throws {
         let cli = try CLIRunner()
         let blocker = cli.root.appendingPathComponent("blocker")
         try Data().write(to: blocker)
         let dataDir = blocker.appendingPathComponent("crate").path
-        let result = try cli.run(["history"], extraEnvironment: ["CRATE_DATA_DIR": dataDir])
+        let result = try await cli.run(["history"], extraEnvironment: ["CRATE_DATA_DIR": dataDir])
         #expect(result.status == 1)
         #expect(result.stderr.contains(dataDir))
-        let doctor = try cli.run(["doctor"], extraEnvironment: ["CRATE_DATA_DIR": dataDir])
+        let doctor = try await cli.run(["doctor"], extraEnvironment: ["CRATE_DATA_DIR": dataDir])
         #expect(doctor.status == 1)
         #expect(doctor.stdout.contains(dataDir))
     }
 
-    @Test func aDamagedLibraryIsMovedAsideWithAMessage() throws {
+    @Test func aDamagedLibraryIsMovedAsideWithAMessage() async throws {
         let cli = try CLIRunner()
         let data = cli.root.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 5000).write(to: data.appendingPathComponent("crate.sqlite"))
-        let result = try cli.run(["history", "--json"])
+        let result = try await cli.run(["history", "--json"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("moved to"))
         #expect((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any])?.isEmpty == true)

@@ -55,11 +55,17 @@ struct PlayCommandTests {
         deinit { try? FileManager.default.removeItem(at: root) }
     }
 
-    func crate(_ arguments: [String], in scratch: Scratch) throws -> Run {
+    /// Runs on its own thread so waiting for the child never blocks the cooperative pool.
+    func crate(_ arguments: [String], in scratch: Scratch) async throws -> Run {
+        let environment = scratch.environment
+        return try await BlockingWork.run { try Self.runBlocking(arguments, environment: environment) }
+    }
+
+    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.environment = scratch.environment
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -74,11 +80,11 @@ struct PlayCommandTests {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path))
     }
 
-    @Test func playsAThreeAlbumGridAndPrintsTheLog() throws {
+    @Test func playsAThreeAlbumGridAndPrintsTheLog() async throws {
         let scratch = Scratch()
         let ids = try scratch.makeLibrary()
         let grid = ids.map(String.init).joined(separator: ",")
-        let run = try crate(["play", "\(ids[0])", "--from-grid", grid], in: scratch)
+        let run = try await crate(["play", "\(ids[0])", "--from-grid", grid], in: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let decoded = try lines.map { try JSONDecoder().decode(PlaybackLogLine.self, from: Data($0.utf8)) }
@@ -91,28 +97,28 @@ struct PlayCommandTests {
         #expect(file.split(separator: "\n").map(String.init) == lines)
     }
 
-    @Test func simulateSecondsStopsPlaybackThere() throws {
+    @Test func simulateSecondsStopsPlaybackThere() async throws {
         let scratch = Scratch()
         let ids = try scratch.makeLibrary()
-        let run = try crate(["play", "\(ids[0])", "--simulate-seconds", "1"], in: scratch)
+        let run = try await crate(["play", "\(ids[0])", "--simulate-seconds", "1"], in: scratch)
         #expect(run.status == 0)
         let last = run.stdout.split(separator: "\n").suffix(2).map(String.init)
         #expect(last.first?.contains("\"command\":\"stop\",\"elapsed_ms\":1000") == true)
     }
 
-    @Test func unknownAlbumFailsWithAClearMessage() throws {
+    @Test func unknownAlbumFailsWithAClearMessage() async throws {
         let scratch = Scratch()
         _ = try scratch.makeLibrary()
-        let run = try crate(["play", "424242"], in: scratch)
+        let run = try await crate(["play", "424242"], in: scratch)
         #expect(run.status == 1)
         #expect(run.stderr == "crate: No album with id 424242 in your crate.\n")
         #expect(run.stdout.isEmpty)
     }
 
-    @Test func albumMissingFromItsGridIsRefused() throws {
+    @Test func albumMissingFromItsGridIsRefused() async throws {
         let scratch = Scratch()
         let ids = try scratch.makeLibrary()
-        let run = try crate(["play", "\(ids[0])", "--from-grid", "\(ids[2])"], in: scratch)
+        let run = try await crate(["play", "\(ids[0])", "--from-grid", "\(ids[2])"], in: scratch)
         #expect(run.status == 1)
         #expect(run.stderr.contains("is not in the grid"))
     }

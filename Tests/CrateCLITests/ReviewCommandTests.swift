@@ -5,7 +5,7 @@ import Testing
 
 @Suite("crate review")
 struct ReviewCommandTests {
-    @Test func cachedReviewIsPrintedAsJSONForTheDeluxeTitle() throws {
+    @Test func cachedReviewIsPrintedAsJSONForTheDeluxeTitle() async throws {
         let cli = try CLIRunner()
         do {
             let db = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
@@ -16,7 +16,7 @@ struct ReviewCommandTests {
                 provider: "anthropic", model: "claude-test", promptVersion: "review-v1", usedSearch: false
             ))
         }
-        let result = try cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours (Super Deluxe Edition) [2013 Remaster]", "--year", "2013", "--json"])
+        let result = try await cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours (Super Deluxe Edition) [2013 Remaster]", "--year", "2013", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["cached"] as? Bool == true)
@@ -26,22 +26,22 @@ struct ReviewCommandTests {
         #expect(object["used_search"] as? Bool == false)
         #expect((object["key_tracks"] as? [String])?.count == 3)
 
-        let text = try cli.run(["review", "--artist", "fleetwood mac", "--title", "RUMOURS"])
+        let text = try await cli.run(["review", "--artist", "fleetwood mac", "--title", "RUMOURS"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("ESSENTIAL CLASSIC  9.6/10"))
     }
 
-    @Test func invalidInputExitsOne() throws {
-        let result = try CLIRunner().run(["review", "--artist", " ", "--title", "Rumours"])
+    @Test func invalidInputExitsOne() async throws {
+        let result = try await CLIRunner().run(["review", "--artist", " ", "--title", "Rumours"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("artist"))
-        let year = try CLIRunner().run(["review", "--artist", "A", "--title", "T", "--year", "77"])
+        let year = try await CLIRunner().run(["review", "--artist", "A", "--title", "T", "--year", "77"])
         #expect(year.status == 1)
         #expect(year.stderr.contains("release year"))
     }
 
-    @Test func noProviderPointsToSettings() throws {
-        let result = try CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue", "--json"], extraEnvironment: ["CRATE_PROVIDER": "none"])
+    @Test func noProviderPointsToSettings() async throws {
+        let result = try await CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue", "--json"], extraEnvironment: ["CRATE_PROVIDER": "none"])
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["status"] as? String == "unavailable")
@@ -49,13 +49,13 @@ struct ReviewCommandTests {
         #expect(result.stderr.contains("Settings"))
     }
 
-    @Test func reviewsThroughTheProviderAndCachesTheResult() throws {
+    @Test func reviewsThroughTheProviderAndCachesTheResult() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicMessage(ProviderFixtures.rumoursReview))])
         let cli = try CLIRunner()
         let environment = ["CRATE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "sk-test", "CRATE_PROVIDER_URL": server.baseURL.absoluteString]
-        let result = try cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours", "--year", "1977", "--json"], extraEnvironment: environment)
+        let result = try await cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours", "--year", "1977", "--json"], extraEnvironment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["recommendation"] as? String == "Essential Classic")
@@ -65,18 +65,18 @@ struct ReviewCommandTests {
         #expect(server.requests(path: "/v1/messages").first?.headers["x-api-key"] == "sk-test")
 
         // The deluxe reissue hits the cache: no second provider call.
-        let again = try cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours (Super Deluxe Edition) [2013 Remaster]", "--json"], extraEnvironment: environment)
+        let again = try await cli.run(["review", "--artist", "Fleetwood Mac", "--title", "Rumours (Super Deluxe Edition) [2013 Remaster]", "--json"], extraEnvironment: environment)
         let cached = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(cached["cached"] as? Bool == true)
         #expect(server.requests(path: "/v1/messages").count == 1)
     }
 
-    @Test func aRejectedKeyIsClearAndNeverPrinted() throws {
+    @Test func aRejectedKeyIsClearAndNeverPrinted() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicAuthError, status: 401)])
         let canary = "sk-ant-CANARY-\(UUID().uuidString)"
-        let result = try CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue"], extraEnvironment: [
+        let result = try await CLIRunner().run(["review", "--artist", "Miles Davis", "--title", "Kind of Blue"], extraEnvironment: [
             "CRATE_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": canary, "CRATE_PROVIDER_URL": server.baseURL.absoluteString,
         ])
         #expect(result.status == 1)

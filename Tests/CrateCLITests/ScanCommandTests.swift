@@ -23,10 +23,10 @@ struct ScanCommandTests {
         }
     }
 
-    @Test func offlineRepeatScanIsIdentifiedLocally() throws {
+    @Test func offlineRepeatScanIsIdentifiedLocally() async throws {
         let cli = try Self.seededCLI()
         let photo = Self.fixtures.appendingPathComponent("photos/cover-00-photo-0.jpg").path
-        let result = try cli.run(["scan", "--json", "--offline", photo])
+        let result = try await cli.run(["scan", "--json", "--offline", photo])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try lines(result.stdout).first)
         #expect(object["status"] as? String == "identified")
@@ -35,18 +35,18 @@ struct ScanCommandTests {
         #expect(object["scan_id"] as? Int != nil)
     }
 
-    @Test func exitCodesSayWhatHappened() throws {
+    @Test func exitCodesSayWhatHappened() async throws {
         let cli = try Self.seededCLI()
         let unknown = Self.fixtures.appendingPathComponent("negatives/unknown-00.jpg").path
         let known = Self.fixtures.appendingPathComponent("photos/cover-00-photo-1.jpg").path
-        let notIdentified = try cli.run(["scan", "--json", "--offline", known, unknown])
+        let notIdentified = try await cli.run(["scan", "--json", "--offline", known, unknown])
         #expect(notIdentified.status == 2)
         let objects = try lines(notIdentified.stdout)
         #expect(objects.map { $0["status"] as? String } == ["identified", "not_identified"])
         #expect((objects[1]["error"] as? [String: Any])?["message"] as? String == "Unable to identify this cover art")
 
         let bad = Self.fixtures.appendingPathComponent("bad-images/not-an-image.jpg").path
-        let failed = try cli.run(["scan", "--json", "--offline", bad, known])
+        let failed = try await cli.run(["scan", "--json", "--offline", bad, known])
         #expect(failed.status == 1)
         let badObject = try #require(try lines(failed.stdout).first)
         #expect(badObject["status"] as? String == "error")
@@ -54,18 +54,18 @@ struct ScanCommandTests {
     }
 
     @Test(arguments: ["zero-bytes.jpg", "random-bytes.jpg", "truncated.jpg", "corrupt-scan-data.jpg", "bomb-65000x65000.jpg", "cover.png", "cover.gif"])
-    func everyBadImageIsAClearErrorNotACrash(_ name: String) throws {
+    func everyBadImageIsAClearErrorNotACrash(_ name: String) async throws {
         let cli = try CLIRunner()
-        let result = try cli.run(["scan", "--offline", Self.fixtures.appendingPathComponent("bad-images/\(name)").path])
+        let result = try await cli.run(["scan", "--offline", Self.fixtures.appendingPathComponent("bad-images/\(name)").path])
         #expect(result.status == 1)
         #expect(result.stdout.contains(name))
         #expect(!result.stdout.contains("Fatal error"))
     }
 
     @Test(arguments: ["cmyk.jpg", "progressive.jpg", "grayscale.jpg", "one-pixel.jpg", "banner-3000x40.jpg", "real jpeg named .png"])
-    func oddButValidJPEGsAreScanned(_ name: String) throws {
+    func oddButValidJPEGsAreScanned(_ name: String) async throws {
         let cli = try CLIRunner()
-        let result = try cli.run(["scan", "--offline", Self.fixtures.appendingPathComponent("bad-images/\(name)").path])
+        let result = try await cli.run(["scan", "--offline", Self.fixtures.appendingPathComponent("bad-images/\(name)").path])
         #expect(result.status == 2, "decoded, then simply not in the crate: \(result.stdout)")
     }
 }

@@ -39,14 +39,14 @@ struct ScanEndToEndTests {
         ]
     }
 
-    @Test func aNewAlbumIsIdentifiedWithArtworkTracksAndReview() throws {
+    @Test func aNewAlbumIsIdentifiedWithArtworkTracksAndReview() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         Self.serve(server, cover: try Data(contentsOf: ScanCommandTests.fixtures.appendingPathComponent("covers/cover-00.jpg")))
         let cli = try CLIRunner()
         let canary = "sk-ant-CANARY-\(UUID().uuidString)"
         let photo = ScanCommandTests.fixtures.appendingPathComponent("photos/cover-00-photo-0.jpg").path
-        let result = try cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server, key: canary))
+        let result = try await cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server, key: canary))
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["status"] as? String == "identified")
@@ -74,19 +74,19 @@ struct ScanEndToEndTests {
         #expect(leaks.isEmpty, "canary found in \(leaks)")
 
         // History shows it; the photo itself was never stored.
-        let history = try cli.run(["history", "--json"])
+        let history = try await cli.run(["history", "--json"])
         #expect(history.stdout.contains("Rumours"))
         let stored = try FileManager.default.subpathsOfDirectory(atPath: cli.root.path)
         #expect(!stored.contains { $0.hasSuffix("cover-00-photo-0.jpg") })
     }
 
-    @Test func aFailedReviewStillSavesTheAlbum() throws {
+    @Test func aFailedReviewStillSavesTheAlbum() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         Self.serve(server, cover: try Data(contentsOf: ScanCommandTests.fixtures.appendingPathComponent("covers/cover-00.jpg")), reviewStatus: 529)
         let cli = try CLIRunner()
         let photo = ScanCommandTests.fixtures.appendingPathComponent("photos/cover-00-photo-0.jpg").path
-        let result = try cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server))
+        let result = try await cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server))
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect((object["artwork"] as? [String: Any])?["status"] as? String == "ok")
@@ -95,13 +95,13 @@ struct ScanEndToEndTests {
         #expect((review["message"] as? String)?.contains("Tip: scan this album again") == true)
     }
 
-    @Test func aWrongKeyPointsToSettings() throws {
+    @Test func aWrongKeyPointsToSettings() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicAuthError, status: 401)])
         let cli = try CLIRunner()
         let photo = ScanCommandTests.fixtures.appendingPathComponent("photos/cover-00-photo-0.jpg").path
-        let result = try cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server))
+        let result = try await cli.run(["scan", "--json", photo], extraEnvironment: Self.environment(server))
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let error = try #require(object["error"] as? [String: Any])

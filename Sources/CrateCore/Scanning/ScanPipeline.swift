@@ -42,14 +42,18 @@ public final class ScanPipeline: AlbumScanner {
 
     public func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let photo: PreparedPhoto
+        let preparer = self.preparer
         do {
-            photo = try preparer.preparePhoto(at: file)
+            photo = try await BlockingWork.run { try preparer.preparePhoto(at: file) }
         } catch let error as ImageError {
             throw ScanFailure.badImage(error.message)
         }
         try Task.checkCancellation()
 
-        if let match = matcher.match(photo.hashes, among: try await hashes.all()),
+        let covers = try await hashes.all()
+        let matcher = self.matcher
+        let localMatch = try await BlockingWork.run { matcher.match(photo.hashes, among: covers) }
+        if let match = localMatch,
            let album = try database.album(id: match.albumID) {
             let confidence = 1 - Double(match.distance) / 256
             let entry = try database.saveScan(of: album, method: .localMatch, confidence: confidence)
@@ -154,7 +158,8 @@ public final class ScanPipeline: AlbumScanner {
             case .unavailable:
                 try database.setArtwork(albumID: albumID, status: .unavailable)
             case .image(let image):
-                let prepared = try preparer.prepareArtwork(image.data)
+                let preparer = self.preparer
+                let prepared = try await BlockingWork.run { try preparer.prepareArtwork(image.data) }
                 let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
                 try database.saveCoverHash(prepared.hash, forAlbum: albumID)
                 await hashes.add(prepared.hash, albumID: albumID)

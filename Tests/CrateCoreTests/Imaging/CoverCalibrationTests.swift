@@ -19,7 +19,25 @@ struct CoverCalibrationTests {
         return (covers, names)
     }
 
-    @Test func photosIdentifyTheirCoverAndNegativesNothing() throws {
+    /// Runs on its own thread (BlockingWork) so 20 s of hashing does not starve the cooperative
+    /// pool that other suites' timing tests run on.
+    @Test func photosIdentifyTheirCoverAndNegativesNothing() async throws {
+        let (identified, wrong, falseMatches, total) = try await BlockingWork.run { try self.measure() }
+        let rate = Double(identified) / Double(total)
+        print("tier 0: identified \(identified)/\(total) (\(String(format: "%.1f", rate * 100)) %), "
+              + "wrong album \(wrong), false matches on negatives \(falseMatches)")
+        #expect(total == 34)
+        #expect(wrong == 0)
+        #expect(falseMatches == 0)
+        // The 90 % goal is not reached yet with crop-search hashing alone (29/34 → see the
+        // closing note); edge finding + perspective warp is the planned fix. Tracked, not hidden.
+        withKnownIssue("tier-0 identification rate below the 90 % goal") {
+            #expect(rate >= 0.9)
+        }
+        #expect(rate >= 0.85)  // Regression floor at today's level.
+    }
+
+    func measure() throws -> (Int, Int, Int, Int) {
         let (covers, names) = try library()
         let matcher = LocalMatcher.standard
         var identified = 0, wrong = 0
@@ -34,17 +52,6 @@ struct CoverCalibrationTests {
             let photo = try preparer.preparePhoto(ImageFixtures.data("negatives/\(file)"))
             if matcher.match(photo.hashes, among: covers) != nil { falseMatches += 1 }
         }
-        let rate = Double(identified) / Double(photos.count)
-        print("tier 0: identified \(identified)/\(photos.count) (\(String(format: "%.1f", rate * 100)) %), "
-              + "wrong album \(wrong), false matches on negatives \(falseMatches)")
-        #expect(photos.count == 34)
-        #expect(wrong == 0)
-        #expect(falseMatches == 0)
-        // The 90 % goal is not reached yet with crop-search hashing alone (31/34 → see the
-        // closing note); edge finding + perspective warp is the planned fix. Tracked, not hidden.
-        withKnownIssue("tier-0 identification rate below the 90 % goal") {
-            #expect(rate >= 0.9)
-        }
-        #expect(rate >= 0.85)  // Regression floor at today's level.
+        return (identified, wrong, falseMatches, photos.count)
     }
 }
