@@ -74,6 +74,7 @@ static inline GtkShortcutsWindow *crate_shortcuts_window(void *p) { return (GtkS
 static inline GtkToggleButton *crate_toggle_button(void *p) { return (GtkToggleButton *)p; }
 static inline GtkDropTarget *crate_drop_target(void *p) { return (GtkDropTarget *)p; }
 static inline GAction *crate_action(void *p) { return (GAction *)p; }
+static inline GtkTextView *crate_text_view(void *p) { return (GtkTextView *)p; }
 
 /// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
 static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {

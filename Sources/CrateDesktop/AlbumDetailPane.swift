@@ -13,6 +13,8 @@ final class AlbumDetailPane {
     private let tracks = TrackListView()
     private let review = ReviewView()
     private let store: AlbumDetailStore
+    private var tracksButton: UnsafeMutablePointer<GtkWidget>!
+    private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []
 
     init(store: AlbumDetailStore) {
@@ -25,20 +27,35 @@ final class AlbumDetailPane {
             gtk_label_set_wrap(crate_label(label), 1)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
         }
-        let stack = gtk_stack_new()!
-        gtk_stack_add_titled(crate_stack(stack), tracks.widget, "tracks", "Tracks")
-        gtk_stack_add_titled(crate_stack(stack), review.widget, "review", "Review")
-        let switcher = gtk_stack_switcher_new()!
-        gtk_stack_switcher_set_stack(crate_stack_switcher(switcher), crate_stack(stack))
+        // Two linked toggle buttons instead of a GtkStack: GTK 4.8's stack mis-measures the
+        // height (and width) of wrapped review text, so the tabs are just shown and hidden.
+        let switcher = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, classes: ["linked", "detail-tabs"])
         gtk_widget_set_halign(switcher, GTK_ALIGN_CENTER)
+        tracksButton = gtk_toggle_button_new_with_label("Tracks")!
+        reviewButton = gtk_toggle_button_new_with_label("Review")!
+        gtk_toggle_button_set_group(crate_toggle_button(reviewButton), crate_toggle_button(tracksButton))
+        Gtk.append(switcher, tracksButton)
+        Gtk.append(switcher, reviewButton)
+        let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        Gtk.append(stack, tracks.widget)
+        Gtk.append(stack, review.widget)
         for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, switcher, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(crate_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), content)
-        gtk_widget_set_size_request(widget, 380, -1)
+        gtk_widget_set_size_request(widget, 440, -1)
 
+        GSignal.connect(tracksButton, "toggled") { [weak self] in
+            guard let self, gtk_toggle_button_get_active(crate_toggle_button(self.tracksButton)) != 0 else { return }
+            self.showTab("tracks")
+        }
+        GSignal.connect(reviewButton, "toggled") { [weak self] in
+            guard let self, gtk_toggle_button_get_active(crate_toggle_button(self.reviewButton)) != 0 else { return }
+            self.showTab("review")
+        }
+        showTab("tracks")
         review.onRegenerate = { [weak store] in
             guard let store else { return }
             Task { await store.regenerateReview() }
@@ -46,6 +63,13 @@ final class AlbumDetailPane {
         store.state.subscribe(initial: true) { [weak self] state in
             self?.render(state)
         }.store(in: &tokens)
+    }
+
+    /// "tracks" or "review".
+    func showTab(_ name: String) {
+        gtk_toggle_button_set_active(crate_toggle_button(name == "review" ? reviewButton : tracksButton), 1)
+        gtk_widget_set_visible(tracks.widget, name == "review" ? 0 : 1)
+        gtk_widget_set_visible(review.widget, name == "review" ? 1 : 0)
     }
 
     private func render(_ state: AlbumDetailState) {

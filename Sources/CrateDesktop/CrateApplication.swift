@@ -47,6 +47,17 @@ final class CrateApplication {
         Actions.installAccelerators(on: app)
     }
 
+    private static func makeDetailStore(database: AppDatabase, reviewer: AlbumReviewing?) -> AlbumDetailStore {
+        let lookup: AlbumDetailStore.ReviewLookup = { album in try reviewer?.cachedReview(for: album) }
+        guard let reviewer, reviewer.canGenerate else {
+            return AlbumDetailStore(database: database, lookupReview: lookup)
+        }
+        let generate: AlbumDetailStore.ReviewGenerator = { album, regenerate in
+            try await reviewer.review(for: album, regenerate: regenerate)
+        }
+        return AlbumDetailStore(database: database, lookupReview: lookup, generateReview: generate)
+    }
+
     private func activate() {
         if let window {
             window.present()
@@ -56,15 +67,29 @@ final class CrateApplication {
         self.window = window
         do {
             let database = try AppDatabase.open(paths: CratePaths())
+            let paths = CratePaths()
             let history = HistoryStore(database: database)
             historyStore = history
             let library = LibraryStore(database: database)
-            let detail = AlbumDetailStore(database: database)
+            let settings: Settings
+            do {
+                settings = try Settings.load(paths: paths)
+            } catch {
+                settings = Settings()
+                window.banner.show((error as? LocalizedError)?.errorDescription ?? "\(error)", isError: true)
+            }
+            let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database)
+            let detail = Self.makeDetailStore(database: database, reviewer: services.reviewer)
             window.attach(library: library, history: history, detail: detail, database: database)
+            window.attachScanning(ScanStore(scanner: ScanPipeline(database: database, paths: paths, services: services)))
             if let page = options.page { window.showPage(page) }
             if let id = options.albumID {
                 library.select(albumID: id)
-                Task { await detail.show(albumID: id) }
+                let tab = options.tab
+                Task {
+                    await detail.show(albumID: id)
+                    if let tab { window.detailPane?.showTab(tab) }
+                }
             }
         } catch {
             let message = (error as? CrateError)?.message ?? error.localizedDescription
@@ -73,6 +98,6 @@ final class CrateApplication {
         }
         window.present()
         if options.selfTest { SelfTest.start(app: self, window: window) }
-        if let path = options.screenshotPath { Screenshot.capture(window: window.widget, to: path) { [unowned self] ok in self.quit(status: ok ? 0 : 1) } }
+        if let path = options.screenshotPath { Screenshot.capture(window: window.widget, to: path, delay: options.screenshotDelay) { [unowned self] ok in self.quit(status: ok ? 0 : 1) } }
     }
 }

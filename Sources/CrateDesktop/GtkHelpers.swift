@@ -13,6 +13,12 @@ enum Gtk {
         return label
     }
 
+    /// Makes a label wrap at word (or, for very long words, character) boundaries.
+    static func wrap(_ label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_wrap(crate_label(label), 1)
+        gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD_CHAR)
+    }
+
     static func setText(_ label: UnsafeMutablePointer<GtkWidget>, _ text: String) {
         gtk_label_set_text(crate_label(label), text)
     }

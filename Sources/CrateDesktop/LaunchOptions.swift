@@ -4,10 +4,14 @@ struct LaunchOptions {
     var selfTest = false
     /// Render the window to this PNG once it has settled, then quit.
     var screenshotPath: String?
+    /// Seconds to wait before the screenshot.
+    var screenshotDelay: Double = 1.5
     /// Open on this page ("crate" or "history") — for screenshots and scripts.
     var page: String?
     /// Select this album id at start — for screenshots and scripts.
     var albumID: Int64?
+    /// Detail tab to show ("tracks" or "review") — for screenshots.
+    var tab: String?
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -19,7 +23,9 @@ struct LaunchOptions {
             switch argument {
             case "--self-test": options.selfTest = true
             case "--screenshot": options.screenshotPath = iterator.next()
+            case "--screenshot-delay": options.screenshotDelay = iterator.next().flatMap { Double($0) } ?? 1.5
             case "--page": options.page = iterator.next()
+            case "--tab": options.tab = iterator.next()
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)
             }

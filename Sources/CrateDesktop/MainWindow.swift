@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import CrateCore
 
 /// The main window: header bar, notices, the crate (grid + detail pane) and the history.
@@ -10,6 +11,12 @@ final class MainWindow {
     let toast = UndoToast()
     let grid = AlbumGridView()
     let historyList = HistoryListView()
+    let overlay: UnsafeMutablePointer<GtkWidget>
+    let dropOverlay = DropOverlay()
+    let progressView = ScanProgressView()
+    let errorBanner = ErrorBanner()
+    var scanStore: ScanStore?
+    var convertedFiles: [URL] = []
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private let crateStack: UnsafeMutablePointer<GtkWidget>
@@ -24,7 +31,7 @@ final class MainWindow {
     var library: LibraryStore?
     var history: HistoryStore?
     var detail: AlbumDetailStore?
-    private var detailPane: AlbumDetailPane?
+    var detailPane: AlbumDetailPane?
     var tokens: [ObservationToken] = []
 
     init(application: UnsafeMutablePointer<GtkApplication>) {
@@ -43,6 +50,7 @@ final class MainWindow {
         gtk_paned_set_start_child(crate_paned(paned), crateStack)
         gtk_paned_set_resize_start_child(crate_paned(paned), 1)
         gtk_paned_set_shrink_end_child(crate_paned(paned), 0)
+        gtk_paned_set_resize_end_child(crate_paned(paned), 0)
 
         historyStack = gtk_stack_new()!
         gtk_stack_add_named(crate_stack(historyStack), historyList.widget, "list")
@@ -67,9 +75,11 @@ final class MainWindow {
         Gtk.append(content, searchBar)
         gtk_widget_set_vexpand(mainStack, 1)
         Gtk.append(content, mainStack)
-        let overlay = gtk_overlay_new()!
+        overlay = gtk_overlay_new()!
         gtk_overlay_set_child(crate_overlay(overlay), content)
-        gtk_overlay_add_overlay(crate_overlay(overlay), toast.widget)
+        for layer in [toast.widget, progressView.widget, errorBanner.widget, dropOverlay.widget] {
+            gtk_overlay_add_overlay(crate_overlay(overlay), layer)
+        }
         gtk_window_set_child(crate_window(widget), overlay)
         gtk_window_set_titlebar(crate_window(widget), makeHeaderBar())
         installActions()
@@ -87,7 +97,8 @@ final class MainWindow {
         let pane = AlbumDetailPane(store: detail)
         detailPane = pane
         gtk_paned_set_end_child(crate_paned(paned), pane.widget)
-        gtk_paned_set_position(crate_paned(paned), 760)
+        // Leave the detail pane its minimum (440 px) in the default 1180 px window.
+        gtk_paned_set_position(crate_paned(paned), 720)
         tokens.append(contentsOf: bindStores(pane: pane))
         if let notice = database.recoveryNotice {
             banner.show(notice)
@@ -107,10 +118,6 @@ final class MainWindow {
         banner.show(message, isError: true)
     }
 
-    /// Files passed on the command line or opened from a file manager.
-    func receive(files: [String]) {
-        Log.notice("received \(files.count) file(s) to scan")
-    }
 
     func showPage(_ name: String) {
         gtk_stack_set_visible_child_name(crate_stack(mainStack), name)

@@ -28,13 +28,15 @@ final class ReviewView {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 10, classes: ["review"])
         status = Gtk.label("", classes: ["title-4"])
         statusDetail = Gtk.label("", classes: ["dim-label"])
-        summary = Gtk.label("", classes: ["review-summary"])
-        bullets = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        // The summary and bullets are read-only text views: GTK 4.8 under-measured the height of
+        // long wrapped labels in this scrolled pane, and the bullets overlapped what followed.
+        summary = Self.textView(classes: ["review-summary"])
+        bullets = Self.textView(classes: ["review-bullets"])
         rating = Gtk.label("", classes: ["heading"])
-        keyTracks = Gtk.label("")
+        keyTracks = Self.textView(classes: ["review-bullets"])
         footer = Gtk.label("", classes: ["dim-label", "caption"])
-        for label in [status, statusDetail, summary, keyTracks] {
-            gtk_label_set_wrap(crate_label(label), 1)
+        for label in [status, statusDetail, rating, footer] {
+            Gtk.wrap(label)
         }
         spinner = gtk_spinner_new()!
         button = gtk_button_new_with_label("Regenerate")!
@@ -49,12 +51,13 @@ final class ReviewView {
         hideAll()
         switch review {
         case .available(let review):
-            Gtk.setText(summary, review.summary)
+            Self.setText(summary, review.summary)
+            Self.setText(bullets, review.bullets.map { "•  " + $0 }.joined(separator: "\n"))
             gtk_widget_set_visible(summary, 1)
-            fillBullets(review.bullets)
-            Gtk.setText(rating, String(format: "Rating: %.1f / 10 · %@", review.rating, review.recommendation))
+            gtk_widget_set_visible(bullets, 1)
+            Gtk.setText(rating, "Rating: " + String(format: "%.1f", review.rating) + " / 10 · " + review.recommendation)
             gtk_widget_set_visible(rating, 1)
-            Gtk.setText(keyTracks, "Key tracks: " + review.keyTracks.joined(separator: ", "))
+            Self.setText(keyTracks, "Key tracks: " + review.keyTracks.joined(separator: ", "))
             gtk_widget_set_visible(keyTracks, 1)
             Gtk.setText(footer, "Generated \(Self.dateFormatter.string(from: review.generatedAt)) · \(review.model)\(review.usedSearch ? " · with web search" : "")")
             gtk_widget_set_visible(footer, 1)
@@ -94,15 +97,19 @@ final class ReviewView {
         gtk_widget_set_visible(button, 1)
     }
 
-    private func fillBullets(_ items: [String]) {
-        while let child = gtk_widget_get_first_child(bullets) {
-            gtk_box_remove(crate_box(bullets), child)
-        }
-        for item in items {
-            let label = Gtk.label("•  " + item, classes: ["review-bullet"])
-            gtk_label_set_wrap(crate_label(label), 1)
-            Gtk.append(bullets, label)
-        }
-        gtk_widget_set_visible(bullets, 1)
+    private static func textView(classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
+        let view = gtk_text_view_new()!
+        let text = crate_text_view(view)
+        gtk_text_view_set_editable(text, 0)
+        gtk_text_view_set_cursor_visible(text, 0)
+        gtk_text_view_set_wrap_mode(text, GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_pixels_below_lines(text, 6)
+        for name in classes { gtk_widget_add_css_class(view, name) }
+        return view
+    }
+
+    /// Plain text only: reviews come from the network and are never markup.
+    private static func setText(_ view: UnsafeMutablePointer<GtkWidget>, _ text: String) {
+        gtk_text_buffer_set_text(gtk_text_view_get_buffer(crate_text_view(view)), text, -1)
     }
 }

@@ -1,0 +1,136 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// Scanning from the window: drop, Ctrl+O, Ctrl+V, files from the command line; progress,
+/// failure banner, Escape to cancel.
+extension MainWindow {
+    func attachScanning(_ store: ScanStore) {
+        scanStore = store
+        store.state.subscribe(initial: true) { [weak self] state in
+            self?.renderScan(state)
+        }.store(in: &tokens)
+        store.onSaved = { [weak self] result in
+            guard let self else { return }
+            Task {
+                await self.library?.reload()
+                await self.history?.reload()
+                if let id = result.entry.album.id {
+                    self.showPage("crate")
+                    self.library?.select(albumID: id)
+                    await self.detail?.show(albumID: id)
+                    self.detailPane?.showTab("review")
+                }
+            }
+        }
+        progressView.onCancel = { [weak store] in store?.cancel() }
+        Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
+        Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }
+        Actions.add(to: widget, "cancel-scan") { [weak store] in store?.cancel() }
+        crate_add_local_shortcut(widget, "Escape", "win.cancel-scan")
+        DropHandler.install(on: widget, window: self)
+    }
+
+    /// Files from a drop, the file chooser, the command line or a file manager.
+    func receive(files: [String]) {
+        guard let scanStore else {
+            banner.show("Scanning is unavailable until the library opens.", isError: true)
+            return
+        }
+        scanStore.scan(files: files.map { prepareForScan(URL(fileURLWithPath: $0)) })
+    }
+
+    /// An image that arrived as pixels (pasted, or dragged from a browser).
+    func receive(texture: OpaquePointer) {
+        do {
+            receive(files: [try writeTemporaryJPEG(from: texture).path])
+        } catch {
+            errorBanner.show((error as? ImageError)?.message ?? "This image could not be read.")
+        }
+    }
+
+    // MARK: - Private
+
+    private func renderScan(_ state: ScanState) {
+        progressView.render(state)
+        if case .failed(_, let failure) = state.phase, failure != .cancelled {
+            errorBanner.show(failure.message)
+        }
+        if !state.isBusy && state.total == 0 { removeConvertedFiles() }
+    }
+
+    /// PNG, WebP and other formats GTK can read become a temporary JPEG for the core; JPEGs (and
+    /// files GTK cannot read either) go through as they are, so the core names the problem.
+    private func prepareForScan(_ url: URL) -> URL {
+        guard let head = try? FileHandle(forReadingFrom: url).read(upToCount: 3), head.count == 3,
+              head != Data([0xFF, 0xD8, 0xFF]) else { return url }
+        guard let texture = gdk_texture_new_from_filename(url.path, nil) else { return url }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        return (try? writeTemporaryJPEG(from: texture)) ?? url
+    }
+
+    private func writeTemporaryJPEG(from texture: OpaquePointer) throws -> URL {
+        var width: Int32 = 0, height: Int32 = 0
+        guard let pixels = crate_texture_rgba(texture, &width, &height) else { throw ImageError.notAnImage }
+        defer { g_free(pixels) }
+        let jpeg = try RGBAImport.jpeg(rgba: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4), width: Int(width), height: Int(height))
+        // A private folder, removed once the queue is done: the user's photo is never kept.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crate-\(getuid())", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let url = directory.appendingPathComponent("pasted-\(UUID().uuidString).jpg")
+        try jpeg.write(to: url, options: .atomic)
+        convertedFiles.append(url)
+        return url
+    }
+
+    private func removeConvertedFiles() {
+        for url in convertedFiles { try? FileManager.default.removeItem(at: url) }
+        convertedFiles.removeAll()
+    }
+
+    private func chooseFiles() {
+        let chooser = gtk_file_chooser_native_new("Scan Cover Photos", crate_window(widget), GTK_FILE_CHOOSER_ACTION_OPEN, "_Scan", "_Cancel")!
+        let fileChooser = chooser
+        gtk_file_chooser_set_select_multiple(fileChooser, 1)
+        let filter = gtk_file_filter_new()!
+        gtk_file_filter_set_name(filter, "Images")
+        gtk_file_filter_add_pixbuf_formats(filter)
+        gtk_file_filter_add_mime_type(filter, "image/jpeg")
+        gtk_file_chooser_add_filter(fileChooser, filter)
+        GSignal.connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
+            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
+            guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
+                  let files = gtk_file_chooser_get_files(fileChooser) else { return }
+            var paths: [String] = []
+            let model = crate_list_model(UnsafeMutableRawPointer(files))
+            for index in 0..<g_list_model_get_n_items(model) {
+                guard let file = g_list_model_get_item(model, index) else { continue }
+                if let path = g_file_get_path(OpaquePointer(file)) {
+                    paths.append(String(cString: path))
+                    g_free(path)
+                }
+                g_object_unref(file)
+            }
+            g_object_unref(UnsafeMutableRawPointer(files))
+            self?.receive(files: paths)
+        }
+        gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))
+    }
+
+    private func pasteImage() {
+        let box = Unmanaged.passRetained(PasteBox(window: self)).toOpaque()
+        crate_clipboard_read_texture(widget, { texture, user in
+            guard let user else { return }
+            let box = Unmanaged<PasteBox>.fromOpaque(user).takeRetainedValue()
+            MainActor.assumeIsolated {
+                if let texture { box.window?.receive(texture: texture) }
+                else { box.window?.errorBanner.show("The clipboard has no image to scan.") }
+            }
+        }, box)
+    }
+}
+
+private final class PasteBox {
+    weak var window: MainWindow?
+    init(window: MainWindow) { self.window = window }
+}
