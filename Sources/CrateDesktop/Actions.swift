@@ -15,6 +15,15 @@ enum Actions {
         ("app.quit", ["<Control>q"]),
     ]
 
+    /// Playback keys. They are local to the crate and history views (see MainWindow+Playback)
+    /// so Space and Ctrl+arrows still type in the search entry.
+    static let playerShortcuts: [(action: String, keys: [String])] = [
+        ("player.toggle-play", ["space"]),
+        ("player.next", ["<Control>Right"]),
+        ("player.previous", ["<Control>Left"]),
+        ("player.stop", ["<Control>period"]),
+    ]
+
     /// Adds a parameterless action to an application or window.
     static func add(to map: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!

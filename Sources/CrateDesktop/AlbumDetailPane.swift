@@ -13,6 +13,9 @@ final class AlbumDetailPane {
     private let tracks = TrackListView()
     private let review = ReviewView()
     private let store: AlbumDetailStore
+    /// Play the whole album (nil index) or from one track.
+    var onPlay: ((Int64, Int?) -> Void)?
+    private var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
     private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []
@@ -36,6 +39,13 @@ final class AlbumDetailPane {
         gtk_toggle_button_set_group(crate_toggle_button(reviewButton), crate_toggle_button(tracksButton))
         Gtk.append(switcher, tracksButton)
         Gtk.append(switcher, reviewButton)
+        let playAlbum = gtk_button_new_from_icon_name("media-playback-start-symbolic")!
+        playAlbumButton = playAlbum
+        gtk_widget_set_tooltip_text(playAlbum, "Play the album")
+        Gtk.setAccessibleLabel(playAlbum, "Play the album")
+        gtk_widget_add_css_class(playAlbum, "suggested-action")
+        gtk_widget_set_margin_start(playAlbum, 12)
+        Gtk.append(switcher, playAlbum)
         let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(stack, tracks.widget)
         Gtk.append(stack, review.widget)
@@ -56,6 +66,15 @@ final class AlbumDetailPane {
             self.showTab("review")
         }
         showTab("tracks")
+        GSignal.connect(self.playAlbumButton, "clicked") { [weak self] in
+            guard let self, let id = self.store.state.value.album?.id else { return }
+            self.onPlay?(id, nil)
+        }
+
+        tracks.onPlay = { [weak self] index in
+            guard let self, let id = self.store.state.value.album?.id else { return }
+            self.onPlay?(id, index)
+        }
         review.onRegenerate = { [weak store] in
             guard let store else { return }
             Task { await store.regenerateReview() }

@@ -10,7 +10,10 @@ final class AlbumGridCell {
     private let picture: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
+    private var playButton: UnsafeMutablePointer<GtkWidget>?
     private var boundPath: String?
+    private var boundID: Int64?
+    var onPlay: ((Int64) -> Void)?
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["album-cell"])
@@ -26,7 +29,24 @@ final class AlbumGridCell {
             gtk_label_set_max_width_chars(crate_label(label), 18)
             gtk_label_set_width_chars(crate_label(label), 18)
         }
-        Gtk.append(widget, picture)
+        // A play button over the artwork's corner: plays this album, then the grid after it.
+        let artwork = gtk_overlay_new()!
+        gtk_overlay_set_child(crate_overlay(artwork), picture)
+        let play = gtk_button_new_from_icon_name("media-playback-start-symbolic")!
+        gtk_widget_add_css_class(play, "grid-play")
+        gtk_widget_add_css_class(play, "circular")
+        gtk_widget_set_halign(play, GTK_ALIGN_END)
+        gtk_widget_set_valign(play, GTK_ALIGN_END)
+        gtk_widget_set_margin_end(play, 8)
+        gtk_widget_set_margin_bottom(play, 8)
+        gtk_widget_set_tooltip_text(play, "Play")
+        gtk_overlay_add_overlay(crate_overlay(artwork), play)
+        GSignal.connect(play, "clicked") { [weak self] in
+            guard let self, let id = self.boundID else { return }
+            self.onPlay?(id)
+        }
+        self.playButton = play
+        Gtk.append(widget, artwork)
         Gtk.append(widget, titleLabel)
         Gtk.append(widget, artistLabel)
     }
@@ -35,6 +55,8 @@ final class AlbumGridCell {
         Gtk.setText(titleLabel, summary.album.title)
         Gtk.setText(artistLabel, summary.album.artist)
         Gtk.setAccessibleLabel(widget, "\(summary.album.title) by \(summary.album.artist)")
+        boundID = summary.album.id
+        if let playButton { Gtk.setAccessibleLabel(playButton, "Play \(summary.album.title)") }
         gtk_picture_set_paintable(crate_picture(picture), nil)
         gtk_widget_add_css_class(picture, "artwork-missing")
         boundPath = summary.album.thumbnailPath

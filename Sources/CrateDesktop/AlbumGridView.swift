@@ -14,6 +14,8 @@ final class AlbumGridView {
     private var isUpdating = false
     /// Called when the user selects (clicks, arrows, Enter) an album.
     var onSelect: ((Int64?) -> Void)?
+    /// Called when an album's play button is pressed.
+    var onPlay: ((Int64) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -34,6 +36,7 @@ final class AlbumGridView {
         GSignal.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
             let cell = AlbumGridCell()
+            cell.onPlay = { [weak self] id in self?.onPlay?(id) }
             self.cells[item] = cell
             gtk_list_item_set_child(crate_list_item(item), cell.widget)
         }

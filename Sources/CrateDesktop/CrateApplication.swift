@@ -81,8 +81,17 @@ final class CrateApplication {
             let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database)
             let detail = Self.makeDetailStore(database: database, reviewer: services.reviewer)
             window.attach(library: library, history: history, detail: detail, database: database)
+            let player = LogPlayer(clock: LivePlaybackClock(), log: PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths)))
+            let trackLists = services.musicBrainz.map { TrackListProvider.musicBrainz($0, database: database) } ?? .unavailable
+            window.attachPlayback(PlaybackStore(database: database, player: player, trackLists: trackLists))
             window.attachScanning(ScanStore(scanner: ScanPipeline(database: database, paths: paths, services: services)))
             if let page = options.page { window.showPage(page) }
+            if let id = options.playAlbumID {
+                Task {
+                    await library.reload()
+                    window.play(albumID: id, track: nil)
+                }
+            }
             if let id = options.albumID {
                 library.select(albumID: id)
                 let tab = options.tab

@@ -12,6 +12,8 @@ struct LaunchOptions {
     var albumID: Int64?
     /// Detail tab to show ("tracks" or "review") — for screenshots.
     var tab: String?
+    /// Start playing this album — for screenshots and scripts.
+    var playAlbumID: Int64?
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -26,6 +28,7 @@ struct LaunchOptions {
             case "--screenshot-delay": options.screenshotDelay = iterator.next().flatMap { Double($0) } ?? 1.5
             case "--page": options.page = iterator.next()
             case "--tab": options.tab = iterator.next()
+            case "--play": options.playAlbumID = iterator.next().flatMap { Int64($0) }
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)
             }

@@ -31,6 +31,9 @@ final class MainWindow {
     var library: LibraryStore?
     var history: HistoryStore?
     var detail: AlbumDetailStore?
+    var playback: PlaybackStore?
+    var playbackBar: PlaybackBar?
+    let contentBox: UnsafeMutablePointer<GtkWidget>
     var detailPane: AlbumDetailPane?
     var tokens: [ObservationToken] = []
 
@@ -70,7 +73,8 @@ final class MainWindow {
         gtk_search_bar_connect_entry(crate_search_bar(searchBar), crate_editable(searchEntry))
         gtk_search_bar_set_show_close_button(crate_search_bar(searchBar), 1)
 
-        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        contentBox = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        let content = contentBox
         Gtk.append(content, banner.widget)
         Gtk.append(content, searchBar)
         gtk_widget_set_vexpand(mainStack, 1)

@@ -22,7 +22,7 @@ enum ShortcutsWindow {
 
     static func present(over parent: UnsafeMutablePointer<GtkWidget>?) {
         var shortcuts = ""
-        for (action, keys) in Actions.accelerators {
+        for (action, keys) in Actions.accelerators + Actions.playerShortcuts {
             guard let title = titles[action] else { continue }
             let accel = keys.joined(separator: " ")
             shortcuts += """

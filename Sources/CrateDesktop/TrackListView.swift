@@ -7,6 +7,8 @@ final class TrackListView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
+    /// Plays the track at this index of the list (disc order).
+    var onPlay: ((Int) -> Void)?
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
@@ -27,26 +29,30 @@ final class TrackListView {
         }
         let multiDisc = Set(tracks.map(\.disc)).count > 1
         var lastDisc: Int?
-        for track in tracks {
+        for (index, track) in tracks.enumerated() {
             if multiDisc && track.disc != lastDisc {
                 let header = Gtk.label("Disc \(track.disc)", classes: ["heading", "disc-header"])
                 gtk_list_box_append(crate_list_box(list), header)
                 lastDisc = track.disc
             }
-            gtk_list_box_append(crate_list_box(list), Self.row(track))
+            gtk_list_box_append(crate_list_box(list), row(track, index: index))
         }
         gtk_widget_set_visible(list, tracks.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, tracks.isEmpty ? 1 : 0)
     }
 
-    private static func row(_ track: Track) -> UnsafeMutablePointer<GtkWidget> {
+    private func row(_ track: Track, index: Int) -> UnsafeMutablePointer<GtkWidget> {
         let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["track-row"])
+        let play = Gtk.iconButton("media-playback-start-symbolic", label: "Play \(track.title)")
+        gtk_widget_add_css_class(play, "flat")
+        GSignal.connect(play, "clicked") { [weak self] in self?.onPlay?(index) }
         let number = Gtk.label(track.number ?? String(track.position), classes: ["dim-label", "numeric"], xalign: 1)
         gtk_label_set_width_chars(crate_label(number), 3)
         let title = Gtk.label(track.title)
         gtk_label_set_ellipsize(crate_label(title), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(title, 1)
         let duration = Gtk.label(Self.format(track.durationMs), classes: ["dim-label", "numeric"], xalign: 1)
+        Gtk.append(row, play)
         Gtk.append(row, number)
         Gtk.append(row, title)
         Gtk.append(row, duration)

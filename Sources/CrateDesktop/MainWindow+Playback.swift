@@ -1,0 +1,43 @@
+import CGtk
+import CrateCore
+
+/// Playback from the window: the `player.*` actions, their keys, the bar, and play buttons in
+/// the grid, the detail pane and the track list.
+extension MainWindow {
+    func attachPlayback(_ store: PlaybackStore) {
+        playback = store
+        let bar = PlaybackBar(store: store)
+        playbackBar = bar
+        Gtk.append(contentBox, bar.widget)
+
+        let group = g_simple_action_group_new()!
+        let map = UnsafeMutableRawPointer(group)
+        Actions.add(to: map, "toggle-play") { [weak store] in Task { await store?.togglePlay() } }
+        Actions.add(to: map, "next") { [weak store] in Task { await store?.next() } }
+        Actions.add(to: map, "previous") { [weak store] in Task { await store?.previous() } }
+        Actions.add(to: map, "stop") { [weak store] in Task { await store?.stop() } }
+        gtk_widget_insert_action_group(widget, "player", OpaquePointer(group))
+        g_object_unref(map)
+        // Local to the crate and history (not the search entry, where Space and Ctrl+arrows type).
+        for (action, keys) in Actions.playerShortcuts {
+            for key in keys { crate_add_local_shortcut(mainStack, key, action) }
+        }
+
+        grid.onPlay = { [weak self] id in self?.play(albumID: id, track: nil) }
+        detailPane?.onPlay = { [weak self] id, track in self?.play(albumID: id, track: track) }
+    }
+
+    /// Plays an album (optionally from a track); the albums after it in the grid follow.
+    func play(albumID: Int64, track: Int?) {
+        guard let playback else { return }
+        let order = library?.state.value.albums.map(\.id) ?? []
+        let grid = GridContext(albumIDs: order, tapped: albumID) ?? .single(albumID)
+        Task {
+            if let track {
+                await playback.play(trackAt: track, ofAlbum: albumID, grid: grid)
+            } else {
+                await playback.play(albumID: albumID, grid: grid)
+            }
+        }
+    }
+}

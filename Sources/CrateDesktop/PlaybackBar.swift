@@ -1,0 +1,83 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// The playback bar along the bottom: artwork, album and track, progress, previous / play-pause
+/// / next / stop. Bound to PlaybackStore; buttons fire the `player.*` actions.
+@MainActor
+final class PlaybackBar {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let thumbnail: UnsafeMutablePointer<GtkWidget>
+    private let titleLabel: UnsafeMutablePointer<GtkWidget>
+    private let trackLabel: UnsafeMutablePointer<GtkWidget>
+    private let progress: UnsafeMutablePointer<GtkWidget>
+    private let timeLabel: UnsafeMutablePointer<GtkWidget>
+    private let playButton: UnsafeMutablePointer<GtkWidget>
+    private var tokens: [ObservationToken] = []
+    private var shownArtwork: String?
+
+    init(store: PlaybackStore) {
+        widget = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(crate_revealer(widget), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
+        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["playback-bar"])
+        thumbnail = gtk_picture_new()!
+        gtk_widget_set_size_request(thumbnail, 48, 48)
+        gtk_picture_set_content_fit(crate_picture(thumbnail), GTK_CONTENT_FIT_COVER)
+        gtk_widget_add_css_class(thumbnail, "artwork-missing")
+        let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+        gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(text, 240, -1)
+        titleLabel = Gtk.label("", classes: ["heading"])
+        trackLabel = Gtk.label("", classes: ["dim-label"])
+        for label in [titleLabel, trackLabel] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }
+        Gtk.append(text, titleLabel)
+        Gtk.append(text, trackLabel)
+        progress = gtk_progress_bar_new()!
+        gtk_widget_set_hexpand(progress, 1)
+        gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
+        Gtk.setAccessibleLabel(progress, "Track progress")
+        timeLabel = Gtk.label("", classes: ["dim-label", "numeric"], xalign: 1)
+        let previous = Gtk.iconButton("media-skip-backward-symbolic", label: "Previous track (Ctrl+←)", action: "player.previous")
+        playButton = Gtk.iconButton("media-playback-start-symbolic", label: "Play (Space)", action: "player.toggle-play")
+        let next = Gtk.iconButton("media-skip-forward-symbolic", label: "Next track (Ctrl+→)", action: "player.next")
+        let stop = Gtk.iconButton("media-playback-stop-symbolic", label: "Stop (Ctrl+.)", action: "player.stop")
+        for child in [thumbnail, text, progress, timeLabel, previous, playButton, next, stop] { Gtk.append(bar, child) }
+        gtk_revealer_set_child(crate_revealer(widget), bar)
+
+        store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+    }
+
+    private func render(_ state: PlaybackState) {
+        let active = state.status != .stopped || state.isPreparingQueue
+        gtk_revealer_set_reveal_child(crate_revealer(widget), active ? 1 : 0)
+        guard let album = state.nowPlayingAlbum else {
+            Gtk.setText(titleLabel, state.isPreparingQueue ? "Preparing the queue…" : "")
+            Gtk.setText(trackLabel, state.message ?? "")
+            return
+        }
+        Gtk.setText(titleLabel, "\(album.title) — \(album.artist)")
+        Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { "\($0.disc > 1 ? "\($0.disc)." : "")\($0.position). \($0.title)" } ?? "")
+        let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
+        gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
+        Gtk.setText(timeLabel, "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))")
+        let playing = state.status == .playing
+        gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
+        Gtk.setAccessibleLabel(playButton, playing ? "Pause (Space)" : "Play (Space)")
+        gtk_widget_set_tooltip_text(playButton, playing ? "Pause (Space)" : "Play (Space)")
+        let path = album.artworkStatus == .available ? album.thumbnailPath : nil
+        if path != shownArtwork {
+            shownArtwork = path
+            gtk_picture_set_paintable(crate_picture(thumbnail), nil)
+            if let path {
+                TextureCache.thumbnails.texture(for: path) { [weak self] texture in
+                    guard let self, self.shownArtwork == path, let texture else { return }
+                    gtk_picture_set_paintable(crate_picture(self.thumbnail), crate_paintable(UnsafeMutableRawPointer(texture)))
+                }
+            }
+        }
+    }
+}
+
+private extension String {
+    func ifEmpty(_ fallback: String) -> String { isEmpty ? fallback : self }
+}
