@@ -21,6 +21,12 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // System library: libsecret, for API keys in the Secret Service. Desktop only.
+        .systemLibrary(
+            name: "CSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         // C wrapper over libjpeg(-turbo): setjmp/longjmp error handling must stay in C.
         .target(
             name: "CJpeg",
@@ -62,7 +68,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CrateDesktop",
-            dependencies: ["CrateCore", "CGtk"],
+            dependencies: ["CrateCore", "CGtk", "CSecret"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.

@@ -75,6 +75,10 @@ static inline GtkToggleButton *crate_toggle_button(void *p) { return (GtkToggleB
 static inline GtkDropTarget *crate_drop_target(void *p) { return (GtkDropTarget *)p; }
 static inline GAction *crate_action(void *p) { return (GAction *)p; }
 static inline GtkTextView *crate_text_view(void *p) { return (GtkTextView *)p; }
+static inline GtkDropDown *crate_drop_down(void *p) { return (GtkDropDown *)p; }
+static inline GtkSwitch *crate_switch(void *p) { return (GtkSwitch *)p; }
+static inline GtkGrid *crate_grid(void *p) { return (GtkGrid *)p; }
+static inline GtkEntry *crate_entry(void *p) { return (GtkEntry *)p; }
 
 /// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
 static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {

@@ -14,6 +14,8 @@ struct LaunchOptions {
     var tab: String?
     /// Start playing this album — for screenshots and scripts.
     var playAlbumID: Int64?
+    /// Open Preferences at start (and screenshot it) — for screenshots.
+    var showPreferences = false
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -28,6 +30,7 @@ struct LaunchOptions {
             case "--screenshot-delay": options.screenshotDelay = iterator.next().flatMap { Double($0) } ?? 1.5
             case "--page": options.page = iterator.next()
             case "--tab": options.tab = iterator.next()
+            case "--preferences": options.showPreferences = true
             case "--play": options.playAlbumID = iterator.next().flatMap { Int64($0) }
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)

@@ -3,6 +3,7 @@ import Foundation
 /// Where a provider's API key came from. The key itself is never printed or logged.
 public enum KeySource: Equatable, Sendable {
     case environment(String)
+    case secretService
     case file(String)
     case missing
     /// A key file exists but others can read it; Crate refuses to use it.
@@ -11,6 +12,7 @@ public enum KeySource: Equatable, Sendable {
     public var description: String {
         switch self {
         case .environment(let name): return "from $\(name)"
+        case .secretService: return "from the Secret Service"
         case .file(let path): return "from \(path)"
         case .missing: return "no key"
         case .refusedInsecureFile(let path): return "refused: \(path) is readable by others (chmod 600 it)"
@@ -23,10 +25,13 @@ public enum KeySource: Equatable, Sendable {
 public struct KeyStore: Sendable {
     public let paths: CratePaths
     public let environment: [String: String]
+    /// The desktop's Secret Service (libsecret), when a session bus offers one.
+    public let secrets: SecretBackend?
 
-    public init(paths: CratePaths, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(paths: CratePaths, environment: [String: String] = ProcessInfo.processInfo.environment, secrets: SecretBackend? = nil) {
         self.paths = paths
         self.environment = environment
+        self.secrets = secrets
     }
 
     public func keyFileURL(for provider: ProviderKind) -> URL {
@@ -39,6 +44,17 @@ public struct KeyStore: Sendable {
 
     public func key(for provider: ProviderKind) -> String? {
         lookup(provider).key
+    }
+
+    /// Saves the key in the Secret Service when there is one (removing any key file), else in a
+    /// file created with mode 0600.
+    public func save(_ key: String, for provider: ProviderKind) throws -> KeySource {
+        if let secrets, secrets.store(key, provider: provider) {
+            try? FileManager.default.removeItem(at: keyFileURL(for: provider))
+            return .secretService
+        }
+        try storeKey(key, for: provider)
+        return .file(keyFileURL(for: provider).path)
     }
 
     /// Writes the key to a file created with mode 0600.
@@ -61,6 +77,9 @@ public struct KeyStore: Sendable {
                 return (.environment(name), value)
             }
         }
+        if let key = secrets?.lookup(provider: provider), !key.isEmpty {
+            return (.secretService, key)
+        }
         let url = keyFileURL(for: provider)
         var info = stat()
         guard stat(url.path, &info) == 0 else { return (.missing, nil) }
@@ -74,4 +93,11 @@ public struct KeyStore: Sendable {
         }
         return (.file(url.path), key)
     }
+}
+
+/// Where the desktop keeps secrets (the Secret Service); absent in the CLI and tests.
+public protocol SecretBackend: Sendable {
+    func lookup(provider: ProviderKind) -> String?
+    /// False when the key could not be stored (the caller falls back to a 0600 file).
+    func store(_ key: String, provider: ProviderKind) -> Bool
 }

@@ -37,8 +37,8 @@ public final class AlbumDetailStore {
 
     public let state = ObservableValue(AlbumDetailState())
     private let database: AppDatabase
-    private let lookupReview: ReviewLookup
-    private let generateReview: ReviewGenerator?
+    private var lookupReview: ReviewLookup
+    private var generateReview: ReviewGenerator?
     private var loadID = 0
 
     /// `lookupReview` finds a cached review; `generateReview` (nil when no provider is set up)
@@ -47,6 +47,14 @@ public final class AlbumDetailStore {
         self.database = database
         self.lookupReview = lookupReview
         self.generateReview = generateReview
+    }
+
+    /// Swaps the review functions (after Preferences changed the provider).
+    public func configure(lookupReview: @escaping ReviewLookup, generateReview: ReviewGenerator?) {
+        self.lookupReview = lookupReview
+        self.generateReview = generateReview
+        let current = state.value
+        state.set(current)  // Redraw: Regenerate may have become available.
     }
 
     public var canGenerateReviews: Bool { generateReview != nil }

@@ -47,7 +47,7 @@ public final class ScanStore {
     /// Called after each scan that saved something, so the grid and history can refresh.
     public var onSaved: ((ScanResult) -> Void)?
 
-    private let scanner: AlbumScanner
+    private var scanner: AlbumScanner
     private let sleep: @Sendable (TimeInterval) async -> Void
     private var pending: [URL] = []
     private var worker: Task<Void, Never>?
@@ -70,6 +70,11 @@ public final class ScanStore {
         if worker == nil {
             worker = Task { await self.drain() }
         }
+    }
+
+    /// Uses a new scanner from the next scan on (after Preferences changed the provider).
+    public func replaceScanner(_ scanner: AlbumScanner) {
+        self.scanner = scanner
     }
 
     /// Stops the running scan and drops the rest of the queue (Escape).

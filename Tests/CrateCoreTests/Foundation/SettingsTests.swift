@@ -76,3 +76,46 @@ struct SettingsTests {
         #expect(!keys.source(for: .anthropic).description.contains("sk-secret"))
     }
 }
+
+/// An in-memory Secret Service.
+private final class FakeSecrets: SecretBackend, @unchecked Sendable {
+    var keys: [ProviderKind: String] = [:]
+    var accepts = true
+    func lookup(provider: ProviderKind) -> String? { keys[provider] }
+    func store(_ key: String, provider: ProviderKind) -> Bool {
+        guard accepts else { return false }
+        keys[provider] = key
+        return true
+    }
+}
+
+@Suite("Secret Service keys")
+struct SecretKeyTests {
+    @Test func savedInTheSecretServiceWhenThereIsOne() throws {
+        let dir = try TemporaryDirectory()
+        let secrets = FakeSecrets()
+        let keys = KeyStore(paths: dir.paths, environment: [:], secrets: secrets)
+        #expect(try keys.save("sk-secret", for: .anthropic) == .secretService)
+        #expect(keys.key(for: .anthropic) == "sk-secret")
+        #expect(!FileManager.default.fileExists(atPath: keys.keyFileURL(for: .anthropic).path))
+    }
+
+    @Test func fallsBackToA0600FileWithoutOne() throws {
+        let dir = try TemporaryDirectory()
+        let secrets = FakeSecrets()
+        secrets.accepts = false
+        let keys = KeyStore(paths: dir.paths, environment: [:], secrets: secrets)
+        #expect(try keys.save("sk-file", for: .openai) == .file(keys.keyFileURL(for: .openai).path))
+        var info = stat()
+        #expect(stat(keys.keyFileURL(for: .openai).path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(keys.key(for: .openai) == "sk-file")
+    }
+
+    @Test func theEnvironmentStillWins() throws {
+        let dir = try TemporaryDirectory()
+        let secrets = FakeSecrets()
+        secrets.keys[.anthropic] = "sk-stored"
+        let keys = KeyStore(paths: dir.paths, environment: ["ANTHROPIC_API_KEY": "sk-env"], secrets: secrets)
+        #expect(keys.key(for: .anthropic) == "sk-env")
+    }
+}
