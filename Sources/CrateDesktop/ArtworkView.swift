@@ -16,8 +16,11 @@ final class ArtworkView {
     private var shownPath: String?
 
     init() {
-        widget = gtk_overlay_new()!
-        gtk_widget_set_size_request(widget, Self.size, Self.size)
+        // An aspect frame keeps the artwork (and the gray placeholder) square.
+        widget = gtk_aspect_frame_new(0.5, 0.5, 1, 0)!
+        let overlay = gtk_overlay_new()!
+        gtk_widget_set_size_request(overlay, Self.size, Self.size)
+        gtk_aspect_frame_set_child(OpaquePointer(widget), overlay)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(widget, "detail-artwork")
 
@@ -32,12 +35,12 @@ final class ArtworkView {
         Gtk.append(inner, icon)
         Gtk.append(inner, text)
         Gtk.append(placeholder, inner)
-        gtk_overlay_set_child(crate_overlay(widget), placeholder)
+        gtk_overlay_set_child(crate_overlay(overlay), placeholder)
 
         picture = gtk_picture_new()!
         gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_COVER)
         gtk_picture_set_can_shrink(crate_picture(picture), 1)
-        gtk_overlay_add_overlay(crate_overlay(widget), picture)
+        gtk_overlay_add_overlay(crate_overlay(overlay), picture)
 
         band = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, classes: ["recommendation-band"])
         gtk_widget_set_valign(band, GTK_ALIGN_END)
@@ -46,7 +49,7 @@ final class ArtworkView {
         ratingLabel = Gtk.label("", classes: ["rating"], xalign: 1)
         Gtk.append(band, recommendationLabel)
         Gtk.append(band, ratingLabel)
-        gtk_overlay_add_overlay(crate_overlay(widget), band)
+        gtk_overlay_add_overlay(crate_overlay(overlay), band)
     }
 
     func show(album: Album, review: Review?) {

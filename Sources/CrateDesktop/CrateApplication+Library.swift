@@ -54,6 +54,7 @@ extension CrateApplication {
 
     func applyLaunchOptions(to window: MainWindow) {
         if let page = options.page { window.showPage(page) }
+        if options.showDropOverlay { window.dropOverlay.setVisible(true) }
         if let id = options.playAlbumID {
             Task {
                 await libraryStore?.reload()

@@ -10,6 +10,7 @@ final class HistoryRow {
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let dateLabel: UnsafeMutablePointer<GtkWidget>
+    private var boundPath: String?
 
     private static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
@@ -20,8 +21,10 @@ final class HistoryRow {
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["history-row"])
-        thumbnail = gtk_image_new_from_icon_name("media-optical-symbolic")!
-        gtk_image_set_pixel_size(crate_image(thumbnail), 48)
+        thumbnail = gtk_picture_new()!
+        gtk_picture_set_content_fit(crate_picture(thumbnail), GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_can_shrink(crate_picture(thumbnail), 1)
+        gtk_widget_set_size_request(thumbnail, 48, 48)
         gtk_widget_add_css_class(thumbnail, "history-thumbnail")
         let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
         gtk_widget_set_hexpand(text, 1)
@@ -46,10 +49,15 @@ final class HistoryRow {
         Gtk.setText(artistLabel, entry.album.artist)
         Gtk.setText(dateLabel, Self.dateFormatter.string(from: entry.scan.scannedAt))
         Gtk.setAccessibleLabel(widget, "\(entry.album.title) by \(entry.album.artist), scanned \(Self.dateFormatter.string(from: entry.scan.scannedAt))")
-        if let path = entry.album.thumbnailPath, FileManager.default.fileExists(atPath: path) {
-            gtk_image_set_from_file(crate_image(thumbnail), path)
-        } else {
-            gtk_image_set_from_icon_name(crate_image(thumbnail), "media-optical-symbolic")
+        // Loaded off the main thread through the shared, bounded cache.
+        gtk_picture_set_paintable(crate_picture(thumbnail), nil)
+        gtk_widget_add_css_class(thumbnail, "artwork-missing")
+        boundPath = entry.album.thumbnailPath
+        guard let path = boundPath else { return }
+        TextureCache.thumbnails.texture(for: path) { [weak self] texture in
+            guard let self, self.boundPath == path, let texture else { return }
+            gtk_picture_set_paintable(crate_picture(self.thumbnail), crate_paintable(UnsafeMutableRawPointer(texture)))
+            gtk_widget_remove_css_class(self.thumbnail, "artwork-missing")
         }
     }
 }

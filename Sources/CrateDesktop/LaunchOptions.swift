@@ -16,6 +16,8 @@ struct LaunchOptions {
     var playAlbumID: Int64?
     /// Open Preferences at start (and screenshot it) — for screenshots.
     var showPreferences = false
+    /// Show the drop overlay as if a file were dragged over the window — for screenshots.
+    var showDropOverlay = false
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -31,6 +33,7 @@ struct LaunchOptions {
             case "--page": options.page = iterator.next()
             case "--tab": options.tab = iterator.next()
             case "--preferences": options.showPreferences = true
+            case "--drop-overlay": options.showDropOverlay = true
             case "--play": options.playAlbumID = iterator.next().flatMap { Int64($0) }
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)

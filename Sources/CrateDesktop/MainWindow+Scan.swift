@@ -18,7 +18,7 @@ extension MainWindow {
                 if let id = result.entry.album.id {
                     self.showPage("crate")
                     self.library?.select(albumID: id)
-                    await self.detail?.show(albumID: id)
+                    await self.detail?.show(scanResult: result)
                     self.detailPane?.showTab("review")
                 }
             }

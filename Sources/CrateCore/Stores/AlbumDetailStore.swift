@@ -59,6 +59,14 @@ public final class AlbumDetailStore {
 
     public var canGenerateReviews: Bool { generateReview != nil }
 
+    /// Shows an album just scanned: a review that failed during the scan shows as unavailable.
+    public func show(scanResult: ScanResult) async {
+        await show(albumID: scanResult.entry.album.id)
+        if case .none = state.value.review, let failure = scanResult.reviewFailure {
+            state.update { $0.review = .unavailable(message: failure) }
+        }
+    }
+
     /// Shows an album (nil clears the pane).
     public func show(albumID: Int64?) async {
         loadID += 1
