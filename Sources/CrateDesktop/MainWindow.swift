@@ -90,6 +90,7 @@ final class MainWindow {
     }
 
     func present() {
+        GSignal.connect(widget, "map") { StartupTiming.mark("window mapped") }
         gtk_window_present(crate_window(widget))
     }
 
@@ -130,6 +131,7 @@ final class MainWindow {
     // MARK: - Rendering
 
     func renderLibrary(_ state: LibraryState) {
+        if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.albums.count) albums)") }
         switch state.phase {
         case .loading:
             gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")

@@ -1,0 +1,32 @@
+import Foundation
+
+/// `CRATE_TIMING=1`: prints how long after process start the window mapped and the crate showed,
+/// with the resident memory, once each (for the performance targets in DESIGN §3.9).
+@MainActor
+enum StartupTiming {
+    private static var seen: Set<String> = []
+    private static let enabled = ProcessInfo.processInfo.environment["CRATE_TIMING"] != nil
+
+    static func mark(_ event: String) {
+        guard enabled, !seen.contains(event) else { return }
+        seen.insert(event)
+        let started = processStartUptime()
+        let elapsed = ProcessInfo.processInfo.systemUptime - started
+        print(String(format: "timing: %@ after %.0f ms, resident %@", event, elapsed * 1000, residentMemory()))
+    }
+
+    /// Process start from /proc/self/stat (field 22, in clock ticks since boot).
+    private static func processStartUptime() -> TimeInterval {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return ProcessInfo.processInfo.systemUptime }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return ProcessInfo.processInfo.systemUptime }
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    private static func residentMemory() -> String {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return "?" }
+        return line.dropFirst("VmRSS:".count).trimmingCharacters(in: .whitespaces)
+    }
+}
