@@ -40,10 +40,26 @@ public enum CoverHashing {
     }
 
     /// Hashes of a photo given its stored pixels and EXIF orientation (crops are chosen upright).
+    /// The crop search is the fallback; the cover's own outline, when `QuadFinder` sees one, adds
+    /// candidates that undo rotation and perspective. The best distance over all of them decides.
     public static func photoHashes(of stored: RGBImage, orientation: ExifOrientation,
                                    search: CropSearch = .standard) -> PhotoHashes {
-        photoHashes(of: IntegralImage(stored), orientation: orientation, search: search)
+        let integral = IntegralImage(stored)
+        let quads = QuadFinder.find(in: stored)
+        let base = photoHashes(of: integral, orientation: orientation, search: search)
+        let hasher = PerceptualHasher()
+        var extra: [Hash256] = []
+        for quad in quads {
+            for inset in quadInsets {
+                extra += hasher.dct256Rotations(of: integral, quad: quad.inset(inset), orientation: orientation)
+            }
+        }
+        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
     }
+
+    /// The detected outline and one slightly inside it: a printed border or a sleeve's shadow can
+    /// put the strongest edge a little outside the artwork.
+    static let quadInsets: [Double] = [0, 0.03]
 
     static func photoHashes(of integral: IntegralImage, orientation: ExifOrientation, search: CropSearch) -> PhotoHashes {
         let sw = Double(integral.width), sh = Double(integral.height)
