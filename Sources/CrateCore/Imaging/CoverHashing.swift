@@ -45,16 +45,21 @@ public enum CoverHashing {
     public static func photoHashes(of stored: RGBImage, orientation: ExifOrientation,
                                    search: CropSearch = .standard) -> PhotoHashes {
         let integral = IntegralImage(stored)
-        let quads = QuadFinder.find(in: stored)
         let base = photoHashes(of: integral, orientation: orientation, search: search)
+        let extra = quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: orientation)
+        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
+    }
+
+    /// Hashes (4 rotations, each inset) of every quad `QuadFinder` finds; empty if it finds none.
+    static func quadHashes(_ quads: [Quad], integral: IntegralImage, orientation: ExifOrientation) -> [Hash256] {
         let hasher = PerceptualHasher()
-        var extra: [Hash256] = []
+        var hashes: [Hash256] = []
         for quad in quads {
             for inset in quadInsets {
-                extra += hasher.dct256Rotations(of: integral, quad: quad.inset(inset), orientation: orientation)
+                hashes += hasher.dct256Rotations(of: integral, quad: quad.inset(inset), orientation: orientation)
             }
         }
-        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
+        return hashes
     }
 
     /// The detected outline and one slightly inside it: a printed border or a sleeve's shadow can

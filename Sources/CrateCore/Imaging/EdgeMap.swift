@@ -29,10 +29,10 @@ struct EdgeMap {
                     for y in 1..<(h - 1) {
                         for x in 1..<(w - 1) {
                             var best: Int32 = 0, bx: Int32 = 0, by: Int32 = 0
+                            let up = p.baseAddress! + ((y - 1) * w + x) * c, mid = up + w * c, down = mid + w * c
                             for k in 0..<c {
-                                @inline(__always) func v(_ dx: Int, _ dy: Int) -> Int32 { p[((y + dy) * w + x + dx) * c + k] }
-                                let gx = v(1, -1) + 2 * v(1, 0) + v(1, 1) - v(-1, -1) - 2 * v(-1, 0) - v(-1, 1)
-                                let gy = v(-1, 1) + 2 * v(0, 1) + v(1, 1) - v(-1, -1) - 2 * v(0, -1) - v(1, -1)
+                                let gx = up[k + c] + 2 * mid[k + c] + down[k + c] - up[k - c] - 2 * mid[k - c] - down[k - c]
+                                let gy = down[k - c] + 2 * down[k] + down[k + c] - up[k - c] - 2 * up[k] - up[k + c]
                                 let m = abs(gx) + abs(gy)
                                 if m > best { best = m; bx = gx; by = gy }
                             }

@@ -38,6 +38,31 @@ enum QuadFinder {
         let theta: Double
         let rho: Double
         let votes: Int
+        let cosine: Double
+        let sine: Double
+
+        init(theta: Double, rho: Double, votes: Int) {
+            self.theta = theta
+            self.rho = rho
+            self.votes = votes
+            cosine = cos(theta * .pi / 180)
+            sine = sin(theta * .pi / 180)
+        }
+    }
+
+    /// Pairs of lines far enough apart to be opposite sides of a cover, ordered (near, far).
+    static func sides(_ lines: [Line], minGap: Double, at point: (x: Double, y: Double), horizontal: Bool) -> [(Line, Line)] {
+        // Position of each line where it crosses the image's centre row or column.
+        let positions = lines.map { l in
+            horizontal ? (l.rho - point.x * l.cosine) / l.sine : (l.rho - point.y * l.sine) / l.cosine
+        }
+        var pairs: [(Line, Line)] = []
+        for i in 0..<lines.count {
+            for j in (i + 1)..<max(i + 1, lines.count) where abs(positions[i] - positions[j]) >= minGap {
+                pairs.append(positions[i] < positions[j] ? (lines[i], lines[j]) : (lines[j], lines[i]))
+            }
+        }
+        return pairs
     }
 
     static let maxTilt = 25
@@ -49,16 +74,13 @@ enum QuadFinder {
         let vertical = lines(map, centre: 0)    // Normals near 0°: left and right sides.
         let horizontal = lines(map, centre: 90) // Normals near 90°: top and bottom.
         let short = Double(min(map.width, map.height))
+        let centre = (Double(map.width) / 2, Double(map.height) / 2)
+        let topBottom = sides(horizontal, minGap: 0.3 * short, at: centre, horizontal: true)
+        let leftRight = sides(vertical, minGap: 0.3 * short, at: centre, horizontal: false)
         var scored: [(quad: Quad, score: Double)] = []
-        for i in 0..<horizontal.count {
-            for j in (i + 1)..<max(i + 1, horizontal.count) {
-                for k in 0..<vertical.count {
-                    for l in (k + 1)..<max(k + 1, vertical.count) {
-                        if let candidate = quad(horizontal[i], horizontal[j], vertical[k], vertical[l], map: map, short: short) {
-                            scored.append(candidate)
-                        }
-                    }
-                }
+        for (top, bottom) in topBottom {
+            for (left, right) in leftRight {
+                if let candidate = quad(top, bottom, left, right, map: map, short: short) { scored.append(candidate) }
             }
         }
         scored.sort { $0.score > $1.score }
@@ -131,16 +153,7 @@ enum QuadFinder {
 
     /// The quad bounded by two near-horizontal and two near-vertical lines, with its score, or nil
     /// if it is not a plausible cover (too small, not square enough, sides not backed by edges).
-    static func quad(_ h1: Line, _ h2: Line, _ v1: Line, _ v2: Line, map: EdgeMap, short: Double) -> (quad: Quad, score: Double)? {
-        // Order by position through the image centre: top before bottom, left before right.
-        let cx = Double(map.width) / 2, cy = Double(map.height) / 2
-        func along(_ line: Line, x: Double?, y: Double?) -> Double {
-            let c = cos(line.theta * .pi / 180), s = sin(line.theta * .pi / 180)
-            if let x { return (line.rho - x * c) / s }  // y of a near-horizontal line at x
-            return (line.rho - y! * s) / c              // x of a near-vertical line at y
-        }
-        let (top, bottom) = along(h1, x: cx, y: nil) < along(h2, x: cx, y: nil) ? (h1, h2) : (h2, h1)
-        let (left, right) = along(v1, x: nil, y: cy) < along(v2, x: nil, y: cy) ? (v1, v2) : (v2, v1)
+    static func quad(_ top: Line, _ bottom: Line, _ left: Line, _ right: Line, map: EdgeMap, short: Double) -> (quad: Quad, score: Double)? {
         guard let tl = intersect(top, left), let tr = intersect(top, right),
               let br = intersect(bottom, right), let bl = intersect(bottom, left) else { return nil }
         let corners = [tl, tr, br, bl]
@@ -188,9 +201,8 @@ enum QuadFinder {
     }
 
     static func intersect(_ a: Line, _ b: Line) -> (x: Double, y: Double)? {
-        let ta = a.theta * .pi / 180, tb = b.theta * .pi / 180
-        let det = cos(ta) * sin(tb) - sin(ta) * cos(tb)
+        let det = a.cosine * b.sine - a.sine * b.cosine
         guard abs(det) > 1e-6 else { return nil }
-        return ((a.rho * sin(tb) - b.rho * sin(ta)) / det, (cos(ta) * b.rho - cos(tb) * a.rho) / det)
+        return ((a.rho * b.sine - b.rho * a.sine) / det, (a.cosine * b.rho - b.cosine * a.rho) / det)
     }
 }
