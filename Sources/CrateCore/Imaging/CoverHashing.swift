@@ -22,6 +22,13 @@ public struct PhotoHashes: Sendable {
     public let candidates: [Hash256]
     public let pHash: UInt64
     public let dHash: UInt64
+
+    /// Hashes computed elsewhere (tests, tools).
+    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64) {
+        self.candidates = candidates
+        self.pHash = pHash
+        self.dHash = dHash
+    }
 }
 
 /// Entry points for hashing covers and photos.
