@@ -32,6 +32,8 @@ let package = Package(
             name: "CJpeg",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
+        // Hamming distances with POPCNT (runtime-dispatched) for tier 0 at library scale.
+        .target(name: "CHamming"),
         // System library: libcurl, the one HTTP client (CrateCore/Networking).
         .systemLibrary(
             name: "CCurl",
@@ -42,6 +44,7 @@ let package = Package(
             name: "CrateCore",
             dependencies: [
                 "CJpeg",
+                "CHamming",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

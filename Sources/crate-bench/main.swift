@@ -4,6 +4,7 @@ import Foundation
 /// crate-bench: measurements that are not tests (DESIGN §3.9).
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
+///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -33,8 +34,29 @@ func runVips(_ path: String, size: Int) -> Double? {
     }
 }
 
+/// Process start-up alone (`vips --version`), so vipsthumbnail's whole-command time can be
+/// compared honestly with our in-process time.
+func runVipsVersion() -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+    process.arguments = ["--version"]
+    process.standardOutput = FileHandle.nullDevice
+    do {
+        let t = try milliseconds {
+            try process.run()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus == 0 ? t : nil
+    } catch {
+        return nil
+    }
+}
+
 func benchImage(_ paths: [String], runs: Int) throws {
     let preparer = ImagePreparer()
+    var startup: [Double] = []
+    for _ in 0..<runs { if let t = runVipsVersion() { startup.append(t) } }
+    print("vips --version (process start-up only) median \(startup.isEmpty ? "n/a" : String(format: "%.1f", median(startup))) ms")
     for path in paths {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var totals: [Double] = [], vips: [Double] = []
@@ -47,6 +69,41 @@ func benchImage(_ paths: [String], runs: Int) throws {
         print("\(URL(fileURLWithPath: path).lastPathComponent): crate median \(String(format: "%.1f", median(totals))) ms; "
               + "vipsthumbnail (process, incl. startup) median \(vips.isEmpty ? "n/a" : String(format: "%.1f", median(vips))) ms; runs \(runs)")
         for (name, values) in stages { print("  \(name): \(String(format: "%.2f", median(values))) ms") }
+    }
+}
+
+/// Tier-0 lookup at library scale: the fixture covers plus random hashes up to `albums`, one photo
+/// prepared and matched per run (DESIGN §3.9: ≤ 100 ms including preparation).
+func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
+    let root = URL(fileURLWithPath: fixtures)
+    let preparer = ImagePreparer()
+    var covers: [StoredCover] = []
+    for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("covers").path).sorted() {
+        let data = try Data(contentsOf: root.appendingPathComponent("covers/\(file)"))
+        covers.append(StoredCover(albumID: Int64(covers.count), hash: try preparer.prepareArtwork(data).hash))
+    }
+    var generator = SystemRandomNumberGenerator()
+    while covers.count < albums {
+        let h = Hash256(generator.next(), generator.next(), generator.next(), generator.next())
+        covers.append(StoredCover(albumID: Int64(covers.count), hash: CoverHash(pHash: generator.next(), dHash: generator.next(), dct256: h)))
+    }
+    let matcher = LocalMatcher.standard
+    for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg"] {
+        let data = try Data(contentsOf: root.appendingPathComponent("photos/\(name)"))
+        var prepare: [Double] = [], match: [Double] = [], total: [Double] = []
+        var result: LocalMatch?
+        for _ in 0..<runs {
+            var photo: PreparedPhoto?
+            let p = try milliseconds { photo = try preparer.preparePhoto(data) }
+            guard let photo else { continue }
+            let m = milliseconds { result = matcher.match(photo.hashes, among: covers) }
+            prepare.append(p)
+            match.append(m)
+            total.append(p + m)
+        }
+        print("tier0 \(name) vs \(covers.count) albums: prepare \(String(format: "%.1f", median(prepare))) ms, "
+              + "match \(String(format: "%.1f", median(match))) ms, total \(String(format: "%.1f", median(total))) ms "
+              + "(medians of \(runs)); decision \(result.map { "album \($0.albumID) at \($0.distance), runner-up \($0.runnerUpDistance)" } ?? "none")")
     }
 }
 
@@ -93,10 +150,18 @@ do {
             if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n } else { paths.append(arg) }
         }
         try benchImage(paths, runs: runs)
+    case "tier0":
+        var albums = 100_000, runs = 7
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--albums", let n = rest.popFirst().flatMap({ Int($0) }) { albums = n }
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+        }
+        try benchTier0(albums: albums, runs: runs, fixtures: "Tests/Fixtures/images")
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N]")
         exit(64)
     }
 } catch let error as ImageError {

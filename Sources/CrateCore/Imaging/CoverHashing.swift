@@ -22,6 +22,13 @@ public struct PhotoHashes: Sendable {
     public let candidates: [Hash256]
     public let pHash: UInt64
     public let dHash: UInt64
+
+    /// Hashes computed elsewhere (tests, tools).
+    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64) {
+        self.candidates = candidates
+        self.pHash = pHash
+        self.dHash = dHash
+    }
 }
 
 /// Entry points for hashing covers and photos.
@@ -40,10 +47,31 @@ public enum CoverHashing {
     }
 
     /// Hashes of a photo given its stored pixels and EXIF orientation (crops are chosen upright).
+    /// The crop search is the fallback; the cover's own outline, when `QuadFinder` sees one, adds
+    /// candidates that undo rotation and perspective. The best distance over all of them decides.
     public static func photoHashes(of stored: RGBImage, orientation: ExifOrientation,
                                    search: CropSearch = .standard) -> PhotoHashes {
-        photoHashes(of: IntegralImage(stored), orientation: orientation, search: search)
+        let integral = IntegralImage(stored)
+        let base = photoHashes(of: integral, orientation: orientation, search: search)
+        let extra = quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: orientation)
+        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
     }
+
+    /// Hashes (4 rotations, each inset) of every quad `QuadFinder` finds; empty if it finds none.
+    static func quadHashes(_ quads: [Quad], integral: IntegralImage, orientation: ExifOrientation) -> [Hash256] {
+        let hasher = PerceptualHasher()
+        var hashes: [Hash256] = []
+        for quad in quads {
+            for inset in quadInsets {
+                hashes += hasher.dct256Rotations(of: integral, quad: quad.inset(inset), orientation: orientation)
+            }
+        }
+        return hashes
+    }
+
+    /// The detected outline and one slightly inside it: a printed border or a sleeve's shadow can
+    /// put the strongest edge a little outside the artwork.
+    static let quadInsets: [Double] = [0, 0.03]
 
     static func photoHashes(of integral: IntegralImage, orientation: ExifOrientation, search: CropSearch) -> PhotoHashes {
         let sw = Double(integral.width), sh = Double(integral.height)

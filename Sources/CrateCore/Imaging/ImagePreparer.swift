@@ -60,17 +60,29 @@ public struct ImagePreparer: Sendable {
                                                orientation: full.orientation,
                                                width: Double(stored.width), height: Double(stored.height))
         let outSide = max(1, min(visionSize, Int(side.rounded())))
-        // The JPEG for the vision call and the tier-0 hashes are independent: run them side by side.
+        // The JPEG for the vision call and the tier-0 hashes are independent: run them side by
+        // side on the two cores, balanced — finding the cover's outline goes with the JPEG, the
+        // luma table and crop search on the other side; only the few quad warps run after.
         var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
-        var hashes: PhotoHashes?
+        var base: PhotoHashes?
+        var integral: IntegralImage?
+        var quads: [Quad] = []
         let orientation = full.orientation, search = cropSearch, quality = quality
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             if task == 0 {
                 let resized = Resampler.resize(stored, crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
                 jpeg = Result { try JPEGCodec.encode(resized.oriented(orientation), quality: quality) }
+                quads = QuadFinder.find(in: stored)
             } else {
-                hashes = CoverHashing.photoHashes(of: stored, orientation: orientation, search: search)
+                let table = IntegralImage(stored)
+                base = CoverHashing.photoHashes(of: table, orientation: orientation, search: search)
+                integral = table
             }
+        }
+        var hashes: PhotoHashes?
+        if let base, let integral {
+            let extra = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
+            hashes = PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
         }
         guard let hashes else { throw ImageError.encodingFailed("hashing did not run") }
         return PreparedPhoto(visionJPEG: try jpeg.get(), visionSide: outSide, hashes: hashes, header: header)

@@ -72,3 +72,58 @@ struct IntegralImage {
         }
     }
 }
+
+extension IntegralImage {
+    /// Samples an `n × n` grid over a quadrilateral (a perspective-warped square) into `out`:
+    /// each cell is the box average around the homography image of its centre, the box as wide
+    /// as a cell on average, so the warp is antialiased like `sampleSquare`.
+    func sampleQuad(_ quad: Quad, n: Int, into out: UnsafeMutableBufferPointer<Float>) {
+        let map = Homography(unitSquareTo: quad)
+        let half = max(0.5, quad.area.squareRoot() / Double(n) / 2)
+        let stride = width + 1
+        sums.withUnsafeBufferPointer { s in
+            for j in 0..<n {
+                let v = (Double(j) + 0.5) / Double(n)
+                for i in 0..<n {
+                    let (px, py) = map.apply(u: (Double(i) + 0.5) / Double(n), v: v)
+                    let x0 = min(width - 1, max(0, Int((px - half).rounded())))
+                    let y0 = min(height - 1, max(0, Int((py - half).rounded())))
+                    let x1 = max(x0 + 1, min(width, Int((px + half).rounded())))
+                    let y1 = max(y0 + 1, min(height, Int((py + half).rounded())))
+                    let total = s[y1 * stride + x1] &- s[y0 * stride + x1] &- s[y1 * stride + x0] &+ s[y0 * stride + x0]
+                    out[j * n + i] = Float(total) / Float((x1 - x0) * (y1 - y0))
+                }
+            }
+        }
+    }
+}
+
+/// The projective map from the unit square (u, v) to a quad's corners (Heckbert 1989).
+struct Homography {
+    let a, b, c, d, e, f, g, h: Double
+
+    init(unitSquareTo quad: Quad) {
+        let (x0, y0) = quad.corners[0], (x1, y1) = quad.corners[1]
+        let (x2, y2) = quad.corners[2], (x3, y3) = quad.corners[3]
+        let sx = x0 - x1 + x2 - x3, sy = y0 - y1 + y2 - y3
+        let dx1 = x1 - x2, dx2 = x3 - x2, dy1 = y1 - y2, dy2 = y3 - y2
+        let det = dx1 * dy2 - dx2 * dy1
+        // A parallelogram (or a degenerate quad) is affine: no perspective terms.
+        let g = abs(det) < 1e-9 ? 0 : (sx * dy2 - dx2 * sy) / det
+        let h = abs(det) < 1e-9 ? 0 : (dx1 * sy - sx * dy1) / det
+        self.a = x1 - x0 + g * x1
+        self.b = x3 - x0 + h * x3
+        self.c = x0
+        self.d = y1 - y0 + g * y1
+        self.e = y3 - y0 + h * y3
+        self.f = y0
+        self.g = g
+        self.h = h
+    }
+
+    @inline(__always)
+    func apply(u: Double, v: Double) -> (Double, Double) {
+        let w = g * u + h * v + 1
+        return ((a * u + b * v + c) / w, (d * u + e * v + f) / w)
+    }
+}

@@ -11,15 +11,18 @@ final class PerceptualHasher {
     func dct256Rotations(of integral: IntegralImage, x: Double, y: Double, side: Double,
                          orientation: ExifOrientation) -> [Hash256] {
         sampleOriented(integral, x: x, y: y, side: side, orientation: orientation)
-        rotated.withUnsafeBufferPointer { src in
-            scratch.withUnsafeMutableBufferPointer { tmp in
-                coefficients.withUnsafeMutableBufferPointer { out in
-                    DCTBasis.n64k16.transform(src, into: out, scratch: tmp)
-                }
-            }
-        }
+        transformRotated()
         // Rotating the image by 90° transposes the DCT block and flips signs of odd frequencies,
         // so all four rotations come from one transform.
+        return (0..<4).map { rotation in rotatedHash(rotation) }
+    }
+
+    /// The 256-bit hashes, 4 rotations, of a quadrilateral warped square (stored coordinates,
+    /// corners clockwise from the stored top-left), re-ordered to display orientation.
+    func dct256Rotations(of integral: IntegralImage, quad: Quad, orientation: ExifOrientation) -> [Hash256] {
+        block.withUnsafeMutableBufferPointer { integral.sampleQuad(quad, n: 64, into: $0) }
+        reorient(orientation)
+        transformRotated()
         return (0..<4).map { rotation in rotatedHash(rotation) }
     }
 
@@ -72,10 +75,25 @@ final class PerceptualHasher {
 
     // MARK: - Private
 
+    private func transformRotated() {
+        rotated.withUnsafeBufferPointer { src in
+            scratch.withUnsafeMutableBufferPointer { tmp in
+                coefficients.withUnsafeMutableBufferPointer { out in
+                    DCTBasis.n64k16.transform(src, into: out, scratch: tmp)
+                }
+            }
+        }
+    }
+
     private func sampleOriented(_ integral: IntegralImage, x: Double, y: Double, side: Double, orientation: ExifOrientation) {
         block.withUnsafeMutableBufferPointer { b in
             integral.sampleSquare(x: x, y: y, side: side, n: 64, into: b)
         }
+        reorient(orientation)
+    }
+
+    /// `block` (stored orientation) into `rotated` (display orientation).
+    private func reorient(_ orientation: ExifOrientation) {
         let (base, dx, dy) = orientation.strides(width: 64, height: 64)
         block.withUnsafeBufferPointer { src in
             rotated.withUnsafeMutableBufferPointer { dst in

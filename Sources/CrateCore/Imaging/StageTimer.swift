@@ -5,7 +5,8 @@ public enum StageTimer {
     /// Median inputs per stage: each stage run `runs` times on the same photo.
     public static func measure(_ data: Data, preparer: ImagePreparer, runs: Int) throws -> [(String, [Double])] {
         var probe: [Double] = [], decode: [Double] = [], resize: [Double] = [], orient: [Double] = []
-        var encode: [Double] = [], hash: [Double] = []
+        var encode: [Double] = [], integralT: [Double] = [], search: [Double] = [], quads: [Double] = []
+        var total: [Double] = []
         for _ in 0..<runs {
             var header: JPEGHeader?
             probe.append(try time { header = try JPEGCodec.probe(data, minShortSide: preparer.visionSize) })
@@ -21,10 +22,18 @@ public enum StageTimer {
             var upright: RGBImage?
             orient.append(time { upright = small.oriented(header.orientation) })
             encode.append(try time { _ = try JPEGCodec.encode(upright ?? small, quality: preparer.quality) })
-            hash.append(time { _ = CoverHashing.photoHashes(of: stored, orientation: header.orientation, search: preparer.cropSearch) })
+            var integral: IntegralImage?
+            integralT.append(time { integral = IntegralImage(stored) })
+            guard let integral else { continue }
+            search.append(time { _ = CoverHashing.photoHashes(of: integral, orientation: header.orientation, search: preparer.cropSearch) })
+            quads.append(time {
+                _ = CoverHashing.quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: header.orientation)
+            })
+            total.append(try time { _ = try preparer.preparePhoto(data) })
         }
         return [("probe", probe), ("decode (DCT-scaled)", decode), ("crop+resize 1024", resize), ("orient", orient),
-                ("encode 1024 JPEG", encode), ("hash (crop search)", hash)]
+                ("encode 1024 JPEG", encode), ("hash: luma integral", integralT), ("hash: crop search", search),
+                ("hash: edge quads + warp", quads), ("total preparePhoto (stages overlap on 2 cores)", total)]
     }
 
     private static func time(_ block: () throws -> Void) rethrows -> Double {
