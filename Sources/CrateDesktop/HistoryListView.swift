@@ -13,6 +13,9 @@ final class HistoryListView {
     private let listView: UnsafeMutablePointer<GtkWidget>
     private var entriesByID: [Int64: HistoryEntry] = [:]
     private var rows: [UnsafeMutableRawPointer: HistoryRow] = [:]
+    private var count = 0
+    /// Called when a row near the end is shown, to fetch the next page.
+    var onNearEnd: (() -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -38,6 +41,7 @@ final class HistoryListView {
                   let id = Int64(String(cString: cString)),
                   let entry = self.entriesByID[id] else { return }
             row.show(entry)
+            if Int(gtk_list_item_get_position(crate_list_item(item))) >= self.count - 20 { self.onNearEnd?() }
         }
         GSignal.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
@@ -60,9 +64,16 @@ final class HistoryListView {
     /// Replaces the list's contents with `entries` (newest first).
     func show(_ entries: [HistoryEntry]) {
         entriesByID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let removed = g_list_model_get_n_items(crate_list_model(UnsafeMutableRawPointer(model)))
-        Gtk.withCStringArray(entries.map { String($0.id) }) { ids in
-            gtk_string_list_splice(model, 0, removed, ids)
+        let ids = entries.map { String($0.id) }
+        let current = (0..<count).compactMap { index -> String? in
+            gtk_string_list_get_string(model, UInt32(index)).map { String(cString: $0) }
         }
+        count = ids.count
+        // A next page only appends: keep the rows (and the scroll position) already there.
+        if current.count < ids.count, Array(ids.prefix(current.count)) == current {
+            Gtk.withCStringArray(Array(ids.dropFirst(current.count))) { gtk_string_list_splice(model, UInt32(current.count), 0, $0) }
+            return
+        }
+        Gtk.withCStringArray(ids) { gtk_string_list_splice(model, 0, UInt32(current.count), $0) }
     }
 }

@@ -12,6 +12,10 @@ extension MainWindow {
         history.state.subscribe(initial: true) { [weak self] state in
             self?.renderHistory(state)
         }.store(in: &tokens)
+        historyList.onNearEnd = { [weak history] in
+            guard let history else { return }
+            Task { await history.loadMore() }
+        }
         grid.onSelect = { [weak library, weak detail] id in
             library?.select(albumID: id)
             Task { await detail?.show(albumID: id) }

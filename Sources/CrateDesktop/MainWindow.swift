@@ -138,6 +138,7 @@ final class MainWindow {
         case .failed(let message):
             showLibraryError(message)
         case .loaded:
+            StartupTiming.mark("library loaded, filling grid")
             grid.show(state.albums, selected: state.selectedAlbumID)
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)

@@ -38,14 +38,16 @@ public struct Album: Identifiable, Equatable, Sendable, Codable {
         artworkStatus: ArtworkStatus = .pending,
         artworkPath: String? = nil,
         thumbnailPath: String? = nil,
-        createdAt: Date = Date()
+        createdAt: Date = Date(),
+        artistSortKey: String? = nil
     ) {
         self.id = id
         self.musicBrainzReleaseID = musicBrainzReleaseID
         self.musicBrainzReleaseGroupID = musicBrainzReleaseGroupID
         self.title = title
         self.artist = artist
-        self.artistSortKey = SortKey.artist(artist)
+        // Folding is costly; rows read back from the database pass their stored key.
+        self.artistSortKey = artistSortKey ?? SortKey.artist(artist)
         self.year = year
         self.genres = genres
         self.label = label

@@ -26,9 +26,16 @@ extension AppDatabase {
             case .artist: sql += "album.artistSortKey COLLATE NOCASE, album.title COLLATE NOCASE, album.id"
             case .title: sql += "album.title COLLATE NOCASE, album.artistSortKey COLLATE NOCASE, album.id"
             }
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                AlbumSummary(album: try Album(row: row), lastScannedAt: row["lastScannedAt"], scanCount: row["scanCount"])
+            // The grid reads every album (100 000 of them in a big crate): look columns up by
+            // position, resolved once, rather than by name in every row.
+            let statement = try db.makeStatement(sql: sql)
+            let columns = AlbumColumnIndexes(names: statement.columnNames)
+            var summaries: [AlbumSummary] = []
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() {
+                summaries.append(AlbumSummary(album: columns.album(from: row), lastScannedAt: row[columns.lastScannedAt], scanCount: row[columns.scanCount]))
             }
+            return summaries
         }
     }
 
@@ -37,5 +44,29 @@ extension AppDatabase {
         try reader.read { db in
             try Scan.filter(Scan.Columns.albumID == albumID).order(Scan.Columns.scannedAt.desc).fetchAll(db)
         }
+    }
+}
+
+/// Column positions of an album query, resolved once per statement.
+struct AlbumColumnIndexes {
+    let id, mbReleaseID, mbReleaseGroupID, title, artist, artistSortKey, year, genres, label: Int
+    let artworkStatus, artworkPath, thumbnailPath, createdAt, lastScannedAt, scanCount: Int
+
+    init(names: [String]) {
+        func index(_ name: String) -> Int { names.firstIndex(of: name) ?? 0 }
+        id = index("id"); mbReleaseID = index("mbReleaseId"); mbReleaseGroupID = index("mbReleaseGroupId")
+        title = index("title"); artist = index("artist"); artistSortKey = index("artistSortKey")
+        year = index("year"); genres = index("genres"); label = index("label")
+        artworkStatus = index("artworkStatus"); artworkPath = index("artworkPath"); thumbnailPath = index("thumbnailPath")
+        createdAt = index("createdAt"); lastScannedAt = index("lastScannedAt"); scanCount = index("scanCount")
+    }
+
+    func album(from row: Row) -> Album {
+        Album(
+            id: row[id], musicBrainzReleaseID: row[mbReleaseID], musicBrainzReleaseGroupID: row[mbReleaseGroupID],
+            title: row[title], artist: row[artist], year: row[year], genres: JSONList.decode(row[genres]), label: row[label],
+            artworkStatus: ArtworkStatus(rawValue: row[artworkStatus] ?? "") ?? .pending,
+            artworkPath: row[artworkPath], thumbnailPath: row[thumbnailPath], createdAt: row[createdAt],
+            artistSortKey: row[artistSortKey])
     }
 }

@@ -14,6 +14,8 @@ public struct HistoryState: Equatable, Sendable {
     public var undoableDeletion: HistoryEntry?
     /// A message for the user (e.g. a failed delete); cleared by the next successful intent.
     public var errorMessage: String?
+    /// More (older) scans exist than `entries` holds; `loadMore()` fetches the next page.
+    public var hasMore = false
 
     public var isEmpty: Bool { phase == .loaded && entries.isEmpty }
 
@@ -26,8 +28,11 @@ public final class HistoryStore {
     public let state = ObservableValue(HistoryState())
     private let database: AppDatabase
     private let pageSize: Int
+    private var isLoadingMore = false
 
-    public init(database: AppDatabase, pageSize: Int = 10_000) {
+    /// History is read a page at a time (a page query stays in the low milliseconds at 100 000
+    /// scans); the list asks for the next page as its end scrolls into view.
+    public init(database: AppDatabase, pageSize: Int = 200) {
         self.database = database
         self.pageSize = pageSize
     }
@@ -43,9 +48,31 @@ public final class HistoryStore {
             state.update {
                 $0.entries = entries
                 $0.phase = .loaded
+                $0.hasMore = entries.count == limit
             }
         } catch {
             state.update { $0.phase = .failed(Self.describe(error)) }
+        }
+    }
+
+    /// Appends the next page of older scans.
+    public func loadMore() async {
+        guard state.value.hasMore, !isLoadingMore else { return }
+        isLoadingMore = true
+        defer { isLoadingMore = false }
+        let database = self.database
+        let limit = pageSize
+        let offset = state.value.entries.count
+        do {
+            let page = try await Task.detached(priority: .userInitiated) {
+                try database.history(limit: limit, offset: offset)
+            }.value
+            state.update {
+                $0.entries.append(contentsOf: page)
+                $0.hasMore = page.count == limit
+            }
+        } catch {
+            state.update { $0.errorMessage = Self.describe(error) }
         }
     }
 

@@ -70,3 +70,24 @@ struct HistoryStoreTests {
         #expect(store.state.value.errorMessage == CrateError.databaseReadOnly.message)
     }
 }
+
+@Suite("HistoryStore paging")
+@MainActor
+struct HistoryPagingTests {
+    @Test func loadsAPageAtATimeNewestFirst() async throws {
+        let db = try AppDatabase.inMemory()
+        for i in 0..<25 {
+            try db.saveScan(of: .sample("Album \(i)"), method: .vision, at: Date(timeIntervalSince1970: Double(i)))
+        }
+        let store = HistoryStore(database: db, pageSize: 10)
+        await store.reload()
+        #expect(store.state.value.entries.count == 10)
+        #expect(store.state.value.hasMore)
+        await store.loadMore()
+        await store.loadMore()
+        #expect(store.state.value.entries.map(\.album.title) == (0..<25).reversed().map { "Album \($0)" })
+        #expect(!store.state.value.hasMore)
+        await store.loadMore()
+        #expect(store.state.value.entries.count == 25)
+    }
+}
