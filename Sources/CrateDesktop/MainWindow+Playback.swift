@@ -23,6 +23,13 @@ extension MainWindow {
             for key in keys { crate_add_local_shortcut(mainStack, key, action) }
         }
 
+        // "No track list for this album" and other playback problems slide in like scan errors.
+        var lastMessage: String?
+        store.state.subscribe { [weak self] state in
+            if let message = state.message, message != lastMessage { self?.errorBanner.show(message) }
+            lastMessage = state.message
+        }.store(in: &tokens)
+
         grid.onPlay = { [weak self] id in self?.play(albumID: id, track: nil) }
         detailPane?.onPlay = { [weak self] id, track in self?.play(albumID: id, track: track) }
     }

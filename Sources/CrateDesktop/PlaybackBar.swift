@@ -34,6 +34,7 @@ final class PlaybackBar {
         Gtk.append(text, trackLabel)
         progress = gtk_progress_bar_new()!
         gtk_widget_set_hexpand(progress, 1)
+        gtk_widget_add_css_class(progress, "accent")
         gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
         Gtk.setAccessibleLabel(progress, "Track progress")
         timeLabel = Gtk.label("", classes: ["dim-label", "numeric"], xalign: 1)
@@ -67,6 +68,7 @@ final class PlaybackBar {
         let path = album.artworkStatus == .available ? album.thumbnailPath : nil
         if path != shownArtwork {
             shownArtwork = path
+            AccentStyle.apply(thumbnailPath: path, to: .playing)
             gtk_picture_set_paintable(crate_picture(thumbnail), nil)
             if let path {
                 TextureCache.thumbnails.texture(for: path) { [weak self] texture in
