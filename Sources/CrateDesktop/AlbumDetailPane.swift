@@ -12,6 +12,7 @@ final class AlbumDetailPane {
     private let subtitleLabel: UnsafeMutablePointer<GtkWidget>
     private let tracks = TrackListView()
     private let review = ReviewView()
+    let candidates = CandidateList()
     private let store: AlbumDetailStore
     /// Play the whole album (nil index) or from one track.
     var onPlay: ((Int64, Int?) -> Void)?
@@ -49,7 +50,7 @@ final class AlbumDetailPane {
         let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(stack, tracks.widget)
         Gtk.append(stack, review.widget)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, switcher, stack] {
+        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!

@@ -16,7 +16,8 @@ extension MainWindow {
             guard let history else { return }
             Task { await history.loadMore() }
         }
-        grid.onSelect = { [weak library, weak detail] id in
+        grid.onSelect = { [weak library, weak detail, weak self] id in
+            self?.detailPane?.candidates.show([])  // Candidates belong to the scan just made.
             library?.select(albumID: id)
             Task { await detail?.show(albumID: id) }
         }

@@ -50,4 +50,6 @@ public enum ScanFailure: Error, Equatable, Sendable {
 /// MusicBrainz, the Cover Art Archive and reviews; tests substitute their own.
 public protocol AlbumScanner: Sendable {
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    /// Replaces the album of scan `scanID` with `candidate` (a runner-up the user picked).
+    func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }

@@ -79,6 +79,15 @@ public final class ScanPipeline: AlbumScanner {
         return result
     }
 
+    /// "Not this album?": replaces a scan's album with one of its runners-up, then fetches that
+    /// album's artwork, track list and review like a new identification.
+    public func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void = { _ in }) async throws -> ScanResult {
+        _ = try database.deleteScan(id: scanID)
+        let entry = try database.saveScan(of: candidate, method: .manual, confidence: nil)
+        events(.identified(entry.album))
+        return try await fetchDetails(for: entry, events: events)
+    }
+
     // MARK: - Private
 
     /// Matches the provider's answer against MusicBrainz. A failed or empty search still gives

@@ -72,6 +72,27 @@ public final class ScanStore {
         }
     }
 
+    /// "Not this album?": switches the last scan to one of its other candidates.
+    public func choose(_ candidate: Album) {
+        guard case .complete(let result) = state.value.phase, let scanID = result.entry.scan.id, worker == nil else { return }
+        let scanner = self.scanner
+        state.update {
+            $0.phase = .identified(candidate)
+            $0.message = "We found \(candidate.title) by \(candidate.artist)"
+        }
+        worker = Task {
+            do {
+                var chosen = try await scanner.choose(candidate, replacing: scanID) { _ in }
+                chosen.candidates = result.candidates.filter { $0 != candidate } + [result.entry.album]
+                state.update { $0.phase = .complete(chosen); $0.message = "" }
+                onSaved?(chosen)
+            } catch {
+                state.update { $0.phase = .failed(file: URL(fileURLWithPath: "/"), .other((error as? LocalizedError)?.errorDescription ?? "\(error)")) }
+            }
+            worker = nil
+        }
+    }
+
     /// Uses a new scanner from the next scan on (after Preferences changed the provider).
     public func replaceScanner(_ scanner: AlbumScanner) {
         self.scanner = scanner

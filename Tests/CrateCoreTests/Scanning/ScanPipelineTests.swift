@@ -96,4 +96,17 @@ struct ScanPipelineTests {
             try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
         }
     }
+
+    @Test func choosingARunnerUpReplacesTheScan() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours)
+        let first = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let other = Album(title: "Tusk", artist: "Fleetwood Mac", year: "1979")
+        let chosen = try await pipeline.choose(other, replacing: first.entry.id)
+        #expect(chosen.entry.album.title == "Tusk")
+        #expect(chosen.entry.scan.method == .manual)
+        let history = try h.database.history()
+        #expect(history.map(\.album.title) == ["Tusk"], "the wrong scan is gone, the chosen one saved")
+    }
 }

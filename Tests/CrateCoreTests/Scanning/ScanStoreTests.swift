@@ -12,6 +12,11 @@ private final class ScriptedScanner: AlbumScanner, @unchecked Sendable {
 
     init(_ steps: [String: Step]) { self.steps = steps }
 
+    func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        lock.withLock { scanned.append("choose:\(candidate.title)") }
+        return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate))
+    }
+
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let step: Step? = lock.withLock {
             scanned.append(file.lastPathComponent)
@@ -119,5 +124,23 @@ struct ScanStoreTests {
         await store.waitUntilIdle()
         #expect(scanner.scanned == ["a.jpg"])
         #expect(!store.state.value.isBusy)
+    }
+
+    @Test func notThisAlbumSwitchesToACandidate() async {
+        var first = result("Rumours")
+        first.candidates = [Album(id: 2, title: "Rumours (Live)", artist: "Fleetwood Mac")]
+        let scanner = ScriptedScanner(["a.jpg": .result(first)])
+        let store = ScanStore(scanner: scanner, sleep: { _ in })
+        var saved: [String] = []
+        store.onSaved = { saved.append($0.entry.album.title) }
+        store.scan(files: [URL(fileURLWithPath: "/tmp/a.jpg")])
+        await store.waitUntilIdle()
+        store.choose(first.candidates[0])
+        await store.waitUntilIdle()
+        #expect(scanner.scanned == ["a.jpg", "choose:Rumours (Live)"])
+        #expect(saved == ["Rumours", "Rumours (Live)"])
+        guard case .complete(let chosen) = store.state.value.phase else { Issue.record("not complete"); return }
+        #expect(chosen.entry.scan.method == .manual)
+        #expect(chosen.candidates.map(\.title) == ["Rumours"], "the first answer becomes a candidate in turn")
     }
 }
