@@ -20,12 +20,15 @@ public enum AlbumSort: String, CaseIterable, Sendable {
     /// Article-stripped artist ("The Beatles" under B), then title.
     case artist
     case title
+    /// Highest review rating first; albums without a review last.
+    case rating
 
     public var label: String {
         switch self {
         case .recentlyScanned: return "Recently Scanned"
         case .artist: return "Artist"
         case .title: return "Title"
+        case .rating: return "Rating"
         }
     }
 }

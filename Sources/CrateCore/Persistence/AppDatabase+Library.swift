@@ -25,6 +25,7 @@ extension AppDatabase {
             case .recentlyScanned: sql += "lastScannedAt DESC, album.id DESC"
             case .artist: sql += "album.artistSortKey COLLATE NOCASE, album.title COLLATE NOCASE, album.id"
             case .title: sql += "album.title COLLATE NOCASE, album.artistSortKey COLLATE NOCASE, album.id"
+            case .rating: sql += "album.artistSortKey COLLATE NOCASE, album.title COLLATE NOCASE, album.id"
             }
             // The grid reads every album (100 000 of them in a big crate): look columns up by
             // position, resolved once, rather than by name in every row.
@@ -34,6 +35,14 @@ extension AppDatabase {
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try cursor.next() {
                 summaries.append(AlbumSummary(album: columns.album(from: row), lastScannedAt: row[columns.lastScannedAt], scanCount: row[columns.scanCount]))
+            }
+            if sort == .rating {
+                // Reviews are keyed by a normalised artist + title, so the join happens here.
+                let ratings = Dictionary(try Row.fetchAll(db, sql: "SELECT key, rating FROM review").map { ($0[0] as String, $0[1] as Double) },
+                                         uniquingKeysWith: { first, _ in first })
+                let rated = summaries.map { ($0, ratings[ReviewKey.make(artist: $0.album.artist, title: $0.album.title)] ?? -1) }
+                // A stable sort keeps the artist order among equal ratings.
+                return rated.enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element.0)
             }
             return summaries
         }

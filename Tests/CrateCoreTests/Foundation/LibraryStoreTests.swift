@@ -58,3 +58,18 @@ struct LibraryStoreTests {
         #expect(store.state.value.albums.count == 4)
     }
 }
+
+@Suite("Library rating sort")
+struct LibraryRatingSortTests {
+    @Test func highestRatedFirstUnreviewedLast() throws {
+        let db = try AppDatabase.inMemory()
+        for (title, artist) in [("Abbey Road", "The Beatles"), ("Kind of Blue", "Miles Davis"), ("Unreviewed", "Nobody"), ("Homogenic", "Björk")] {
+            try db.saveScan(of: Album(title: title, artist: artist), method: .vision)
+        }
+        for (title, artist, rating) in [("Abbey Road", "The Beatles", 8.9), ("Kind of Blue (Legacy Edition)", "Miles Davis", 9.8), ("Homogenic", "Björk", 9.1)] {
+            try db.saveReview(Review(key: ReviewKey.make(artist: artist, title: title), summary: "S.", bullets: ["a", "b", "c"], rating: rating,
+                                     recommendation: "Essential Classic", tier: 1, keyTracks: ["x", "y", "z"], provider: "p", model: "m", promptVersion: "review-v1", usedSearch: false))
+        }
+        #expect(try db.albums(sortedBy: .rating).map(\.album.title) == ["Kind of Blue", "Homogenic", "Abbey Road", "Unreviewed"])
+    }
+}
