@@ -60,6 +60,23 @@ extension AppDatabase {
         }
     }
 
+    /// Claims the pending item for `path` (queuing it first if it is not waiting) for a scan the
+    /// user asked for directly; no attempt limit applies.
+    public func claimBatchItem(path: String, at date: Date = Date()) throws -> BatchItem {
+        try checkWritable()
+        return try guardedWrite { db in
+            if var item = try BatchItem.filter(BatchItem.Columns.path == path && BatchItem.Columns.state == BatchItemState.pending.rawValue).fetchOne(db) {
+                item.attempts += 1
+                item.updatedAt = date
+                try item.update(db)
+                return item
+            }
+            var item = BatchItem(path: path, attempts: 1, addedAt: date, updatedAt: date)
+            try item.insert(db)
+            return item
+        }
+    }
+
     /// Saves a scan and marks its batch item done in ONE transaction, so a kill between the two
     /// can never leave a saved scan whose item is still pending (and so scanned again).
     /// Throws `BatchQueueError.notPending` (saving nothing) when the item was already finished.

@@ -30,6 +30,11 @@ public final class BatchQueue: Sendable {
         try database.claimNextBatchItem(maxAttempts: maxAttempts)
     }
 
+    /// Claims `file` for a scan started by the user (queued first if it is not waiting).
+    public func claim(_ file: URL) throws -> BatchItem {
+        try database.claimBatchItem(path: file.standardizedFileURL.path)
+    }
+
     /// Saves the scan of `item` and marks it done, atomically.
     @discardableResult
     public func markDone(_ item: BatchItem, album: Album, method: IdentificationMethod, confidence: Double? = nil) throws -> HistoryEntry {
@@ -47,6 +52,35 @@ public final class BatchQueue: Sendable {
     public func release(_ item: BatchItem) throws {
         guard let id = item.id else { return }
         try database.releaseBatchItem(id: id)
+    }
+
+    /// Settles a claimed item whose scan threw. Returns true when the failure belongs to the
+    /// photo (not identified, unreadable): the item is failed and the next photo may go on.
+    /// Otherwise (a wrong key, the network, a full disk, cancellation) the item stays pending for
+    /// the next run and false tells the caller to stop.
+    @discardableResult
+    public func settle(_ item: BatchItem, after error: Error) throws -> Bool {
+        if let failure = error as? ScanFailure {
+            switch failure {
+            case .notIdentified, .badImage:
+                try markFailed(item, error: failure.message)
+                return true
+            case .other:
+                // Maybe the network, maybe this photo: keep the attempt counted, so a photo that
+                // fails this way every time is skipped after a few runs.
+                return false
+            case .providerKey, .cancelled:
+                break
+            }
+        }
+        if error is BatchQueueError { return true }  // finished elsewhere: nothing to undo
+        try release(item)
+        return false
+    }
+
+    /// Pending photos in queue order (to resume them when the app starts).
+    public func pendingFiles() throws -> [URL] {
+        try database.batchItems(state: .pending).map { URL(fileURLWithPath: $0.path) }
     }
 
     public func counts() throws -> BatchCounts {

@@ -41,32 +41,18 @@ public final class BatchRunner: Sendable {
                 report(.scanned(item, result))
             } catch BatchQueueError.notPending {
                 report(.skipped(item))
-            } catch let failure as ScanFailure where Self.isPhotoProblem(failure) {
-                try queue.markFailed(item, error: failure.message)
-                report(.failed(item, failure))
-            } catch ScanFailure.other(let message) {
-                // Maybe the network, maybe this photo: stop, and keep the attempt counted so a
-                // photo that fails this way every time is skipped after a few runs.
-                throw ScanFailure.other(message)
             } catch {
+                let onlyThisPhoto: Bool
                 do {
-                    try queue.release(item)
-                } catch let releaseError {
-                    Log.error("could not put \(item.path) back in the queue: \(releaseError.localizedDescription)")
+                    onlyThisPhoto = try queue.settle(item, after: error)
+                } catch let settleError {
+                    Log.error("could not update \(item.path) in the queue: \(settleError.localizedDescription)")
+                    throw error
                 }
-                throw error
+                guard onlyThisPhoto, let failure = error as? ScanFailure else { throw error }
+                report(.failed(item, failure))
             }
         }
         return taken
-    }
-
-    // MARK: - Private
-
-    /// Failures that belong to this photo; anything else would fail the next photo too.
-    private static func isPhotoProblem(_ failure: ScanFailure) -> Bool {
-        switch failure {
-        case .notIdentified, .badImage: return true
-        case .providerKey, .cancelled, .other: return false
-        }
     }
 }

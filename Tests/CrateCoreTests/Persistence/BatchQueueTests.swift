@@ -97,7 +97,7 @@ struct BatchQueueTests {
         let db = try AppDatabase.inMemory()
         let queue = BatchQueue(database: db)
         try queue.enqueue(files("good", "unknown", "key", "later"))
-        let runner = BatchRunner(queue: queue, scanner: ScriptedScanner(database: db))
+        let runner = BatchRunner(queue: queue, scanner: ScriptedBatchScanner(database: db))
         let outcomes = OutcomeLog()
         // When
         await #expect(throws: ScanFailure.providerKey("wrong key")) {
@@ -112,8 +112,8 @@ struct BatchQueueTests {
     }
 }
 
-/// Saves "good", fails the rest by name.
-private struct ScriptedScanner: BatchScanning {
+/// Saves "good", fails "key" with a key problem and anything else as not identified.
+struct ScriptedBatchScanner: BatchScanning {
     let database: AppDatabase
 
     func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
