@@ -80,6 +80,20 @@ let package = Package(
             dependencies: ["CrateCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // libFuzzer harnesses (RELIABILITY #14). A plain build makes small replay tools; the
+        // fuzzers themselves are built by scripts/fuzz with -sanitize=fuzzer and -DCRATE_FUZZ.
+        .executableTarget(
+            name: "FuzzJPEG",
+            dependencies: ["CrateCore"],
+            path: "Sources/Fuzz/FuzzJPEG",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "FuzzJSON",
+            dependencies: ["CrateCore", "CrateTestSupport"],
+            path: "Sources/Fuzz/FuzzJSON",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "CrateCoreTests",
             dependencies: ["CrateCore", "CrateTestSupport"],

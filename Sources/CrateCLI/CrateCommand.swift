@@ -8,7 +8,7 @@ public struct CrateCommand: ParsableCommand {
         commandName: "crate",
         abstract: "Identify record covers, review albums and keep your crate — from the terminal.",
         version: "crate \(CrateVersion.string)",
-        subcommands: [ScanCommand.self, ReviewCommand.self, HistoryCommand.self, DoctorCommand.self, PlayCommand.self]
+        subcommands: [ScanCommand.self, BatchCommand.self, ReviewCommand.self, HistoryCommand.self, DoctorCommand.self, PlayCommand.self, DebugCommand.self]
     )
 
     public init() {}

@@ -52,9 +52,7 @@ struct ScanReport: Encodable {
             let result = try await pipeline.scan(file: url) { _ in }
             return ScanReport(file: file, result: result)
         } catch let failure as ScanFailure {
-            let status: Status = failure == .notIdentified ? .notIdentified : .error
-            return ScanReport(file: file, status: status, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
-                              error: ErrorJSON(code: Self.code(failure), message: failure.message))
+            return ScanReport(file: file, failure: failure)
         } catch {
             let message = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
             return ScanReport(file: file, status: .error, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
@@ -72,6 +70,11 @@ struct ScanReport: Encodable {
         self.review = review
         self.scan_id = scan_id
         self.error = error
+    }
+
+    init(file: String, failure: ScanFailure) {
+        self.init(file: file, status: failure == .notIdentified ? .notIdentified : .error, tier: nil, album: nil, candidates: [], artwork: nil,
+                  review: nil, scan_id: nil, error: ErrorJSON(code: Self.code(failure), message: failure.message))
     }
 
     init(file: String, result: ScanResult) {

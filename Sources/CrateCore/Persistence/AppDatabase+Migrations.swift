@@ -95,6 +95,28 @@ extension AppDatabase {
             try db.create(index: "scan_on_albumId_scannedAt", on: "scan", columns: ["albumId", "scannedAt"])
         }
 
+        // The bulk-scan queue (DESIGN §3.3, RELIABILITY #5): photos waiting to be scanned survive
+        // a kill; an item becomes `done` in the same transaction that saves its scan.
+        migrator.registerMigration("v5-batch") { db in
+            try db.create(table: "batch_item") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull()
+                t.column("state", .text).notNull().defaults(to: BatchItemState.pending.rawValue)
+                    .check { ["pending", "done", "failed"].contains($0) }
+                t.column("scanId", .integer).references("scan", onDelete: .setNull)
+                t.column("error", .text)
+                // Times a runner has started on the item; a photo that kills the scanner every time
+                // is failed after a few tries instead of being resumed forever.
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("addedAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            // A photo is queued at most once while it waits; it may be queued again once finished.
+            try db.create(index: "batch_item_pending_path", on: "batch_item", columns: ["path"], options: .unique,
+                          condition: Column("state") == BatchItemState.pending.rawValue)
+            try db.create(index: "batch_item_on_state_id", on: "batch_item", columns: ["state", "id"])
+        }
+
         return migrator
     }()
 }

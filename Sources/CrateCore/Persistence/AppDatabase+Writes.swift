@@ -9,25 +9,8 @@ extension AppDatabase {
     @discardableResult
     public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date()) throws -> HistoryEntry {
         try checkWritable()
-        return try writer.write { db in
-            var stored = album
-            if let mbid = album.musicBrainzReleaseID,
-               let existing = try Album.filter(Album.Columns.mbReleaseID == mbid).fetchOne(db) {
-                stored.id = existing.id
-                stored.createdAt = existing.createdAt
-                if stored.artworkStatus == .pending {
-                    stored.artworkStatus = existing.artworkStatus
-                    stored.artworkPath = existing.artworkPath
-                    stored.thumbnailPath = existing.thumbnailPath
-                }
-                try stored.update(db)
-            } else {
-                stored.id = nil
-                try stored.insert(db)
-            }
-            var scan = Scan(albumID: stored.id!, scannedAt: date, method: method, confidence: confidence)
-            try scan.insert(db)
-            return HistoryEntry(scan: scan, album: stored)
+        return try guardedWrite { db in
+            try Self.insertScan(of: album, method: method, confidence: confidence, at: date, in: db)
         }
     }
 
@@ -71,6 +54,29 @@ extension AppDatabase {
     public func saveReview(_ review: Review) throws {
         try checkWritable()
         try writer.write { db in try review.save(db) }
+    }
+
+    /// The body of `saveScan`, for writes that save a scan together with something else.
+    static func insertScan(of album: Album, method: IdentificationMethod, confidence: Double?, at date: Date, in db: Database) throws -> HistoryEntry {
+        var stored = album
+        if let mbid = album.musicBrainzReleaseID,
+           let existing = try Album.filter(Album.Columns.mbReleaseID == mbid).fetchOne(db) {
+            stored.id = existing.id
+            stored.createdAt = existing.createdAt
+            if stored.artworkStatus == .pending {
+                stored.artworkStatus = existing.artworkStatus
+                stored.artworkPath = existing.artworkPath
+                stored.thumbnailPath = existing.thumbnailPath
+            }
+            try stored.update(db)
+        } else {
+            stored.id = nil
+            try stored.insert(db)
+        }
+        guard let albumID = stored.id else { throw CrateError.notFound("The saved album") }
+        var scan = Scan(albumID: albumID, scannedAt: date, method: method, confidence: confidence)
+        try scan.insert(db)
+        return HistoryEntry(scan: scan, album: stored)
     }
 
     func checkWritable() throws {

@@ -41,6 +41,12 @@ public final class ScanPipeline: AlbumScanner {
     }
 
     public func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await scan(file: file, batchItem: nil, events: events)
+    }
+
+    /// A scan from the bulk queue: the scan is saved and `batchItem` marked done in one
+    /// transaction (see `AppDatabase.saveScan(of:method:confidence:at:completingBatchItem:)`).
+    public func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let photo: PreparedPhoto
         let preparer = self.preparer
         do {
@@ -56,7 +62,7 @@ public final class ScanPipeline: AlbumScanner {
         if let match = localMatch,
            let album = try database.album(id: match.albumID) {
             let confidence = 1 - Double(match.distance) / 256
-            let entry = try database.saveScan(of: album, method: .localMatch, confidence: confidence)
+            let entry = try save(album, method: .localMatch, confidence: confidence, batchItem: batchItem)
             events(.identified(entry.album))
             return try await finishKnownAlbum(entry, events: events)
         }
@@ -72,7 +78,7 @@ public final class ScanPipeline: AlbumScanner {
         try Task.checkCancellation()
 
         let (album, candidates) = await resolve(answer)
-        let entry = try database.saveScan(of: album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence)
+        let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence, batchItem: batchItem)
         events(.identified(entry.album))
         var result = try await fetchDetails(for: entry, events: events)
         result.candidates = candidates
@@ -89,6 +95,11 @@ public final class ScanPipeline: AlbumScanner {
     }
 
     // MARK: - Private
+
+    private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?) throws -> HistoryEntry {
+        guard let batchItem else { return try database.saveScan(of: album, method: method, confidence: confidence) }
+        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem)
+    }
 
     /// Matches the provider's answer against MusicBrainz. A failed or empty search still gives
     /// an album (from the answer alone), so the scan is saved.

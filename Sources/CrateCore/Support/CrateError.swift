@@ -7,6 +7,10 @@ public enum CrateError: Error, Equatable, Sendable {
     case databaseReadOnly
     case databaseOpenFailed(path: String, reason: String)
     case notFound(String)
+    /// The disk (or the library's size limit) is full: the write was rolled back.
+    case diskFull(path: String)
+    /// SQLite could not write (an I/O error, a vanished file): the write was rolled back.
+    case databaseWriteFailed(reason: String)
 
     public var message: String {
         switch self {
@@ -20,6 +24,10 @@ public enum CrateError: Error, Equatable, Sendable {
             return "Crate could not open its library at \(path): \(reason)"
         case .notFound(let what):
             return "\(what) was not found."
+        case .diskFull(let path):
+            return "The disk holding your library (\(path)) is full, so this was not saved. Free some space and try again; nothing already in your crate was lost."
+        case .databaseWriteFailed(let reason):
+            return "Crate could not save to its library (\(reason)). Nothing was half-saved; try again."
         }
     }
 }

@@ -1,0 +1,140 @@
+import ArgumentParser
+import CrateCore
+import Foundation
+
+/// `crate batch`: a bulk scan through the library's queue, so a kill or a crash loses nothing
+/// and scans nothing twice (RELIABILITY #5).
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Scan many photos through a queue that survives interruptions.",
+        discussion: """
+        `crate batch add PHOTO...` queues photos; `crate batch run` scans everything still waiting; \
+        `crate batch status` counts what is pending, done and failed. If a run is interrupted \
+        (killed, crashed, power cut), the next `run` resumes with the photos not yet saved: \
+        each photo is scanned exactly once.
+        """,
+        subcommands: [Add.self, Run.self, Status.self]
+    )
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue photos for `crate batch run`.")
+
+        @Argument(help: "Photos of album covers (JPEG).")
+        var photos: [String]
+
+        func run() throws {
+            do {
+                let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
+                let added = try queue.enqueue(photos.map { URL(fileURLWithPath: $0) })
+                let skipped = photos.count - added
+                print("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Scan the queued photos, resuming where an interrupted run stopped.",
+            discussion: "Exit code 0 if every photo was identified, 2 if some were not, 1 if any failed or the run stopped."
+        )
+
+        @Flag(help: "Print one JSON object per photo, one per line (as `crate scan --json`).")
+        var json = false
+
+        @Flag(help: "Tier 0 only: match against covers already in the crate, with no network at all.")
+        var offline = false
+
+        @Option(help: "Scan at most this many photos, then stop.")
+        var limit: Int?
+
+        func run() throws {
+            let paths = CratePaths()
+            let runner: BatchRunner
+            do {
+                let database = try openDatabase(paths: paths)
+                let settings = try Settings.load(paths: paths)
+                let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database, offline: offline)
+                let pipeline = ScanPipeline(database: database, paths: paths, services: services)
+                runner = BatchRunner(queue: BatchQueue(database: database), scanner: pipeline)
+            } catch {
+                throw fail(error)
+            }
+            let json = self.json, limit = self.limit
+            let outcome = MainActorPump.run { () async -> Result<[ScanReport.Status], Error> in
+                let statuses = StatusLog()
+                do {
+                    try await runner.run(limit: limit) { outcome in
+                        let report = Self.report(outcome)
+                        statuses.append(report.status)
+                        // Written straight to the descriptor so a kill right after loses no line.
+                        FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
+                    }
+                    return .success(statuses.all)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .failure(let error):
+                throw fail(error)
+            case .success(let statuses):
+                if statuses.contains(.error) { throw ExitCode(1) }
+                if statuses.contains(.notIdentified) { throw ExitCode(2) }
+            }
+        }
+
+        private static func report(_ outcome: BatchOutcome) -> ScanReport {
+            switch outcome {
+            case .scanned(let item, let result): return ScanReport(file: item.path, result: result)
+            case .failed(let item, let failure): return ScanReport(file: item.path, failure: failure)
+            case .skipped(let item): return ScanReport(file: item.path, failure: .other(BatchQueueError.notPending(path: item.path).message))
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Count queued photos: pending, done, failed.")
+
+        @Flag(help: "Print the counts (and each failure) as one JSON object.")
+        var json = false
+
+        func run() throws {
+            do {
+                let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
+                let counts = try queue.counts()
+                if json {
+                    let failures = try queue.items(state: .failed).map { ["path": $0.path, "error": $0.error ?? ""] }
+                    let object: [String: Any] = ["pending": counts.pending, "done": counts.done, "failed": counts.failed, "failures": failures]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
+                    for item in try queue.items(state: .failed) {
+                        print("  failed: \(item.path): \(item.error ?? "unknown error")")
+                    }
+                }
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}
+
+/// Collects statuses from the runner's report callback.
+private final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [ScanReport.Status] = []
+
+    func append(_ status: ScanReport.Status) {
+        lock.lock(); defer { lock.unlock() }
+        statuses.append(status)
+    }
+
+    var all: [ScanReport.Status] {
+        lock.lock(); defer { lock.unlock() }
+        return statuses
+    }
+}

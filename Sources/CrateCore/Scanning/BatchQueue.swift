@@ -1,0 +1,93 @@
+import Foundation
+
+/// The bulk-scan queue (DESIGN §3.3, RELIABILITY #5), kept in the library so it survives a kill.
+///
+/// Rules: an item is claimed by `next()`, and becomes done only in the transaction that saves its
+/// scan (`markDone`), so after a crash every item is either done with exactly one scan or still
+/// pending with none; pending items are simply picked up again by the next run.
+public final class BatchQueue: Sendable {
+    /// Runs that may start on one photo before it is skipped: a photo that crashes the scanner
+    /// must not stop every later run.
+    public static let defaultMaxAttempts = 3
+
+    public let database: AppDatabase
+    private let maxAttempts: Int
+
+    public init(database: AppDatabase, maxAttempts: Int = BatchQueue.defaultMaxAttempts) {
+        self.database = database
+        self.maxAttempts = max(1, maxAttempts)
+    }
+
+    /// Queues photos by absolute path; a photo already waiting is not queued twice.
+    /// Returns how many were added.
+    @discardableResult
+    public func enqueue(_ files: [URL]) throws -> Int {
+        try database.enqueueBatch(paths: files.map { $0.standardizedFileURL.path })
+    }
+
+    /// The oldest pending photo, claimed for scanning; nil when the queue is empty.
+    public func next() throws -> BatchItem? {
+        try database.claimNextBatchItem(maxAttempts: maxAttempts)
+    }
+
+    /// Claims `file` for a scan started by the user (queued first if it is not waiting).
+    public func claim(_ file: URL) throws -> BatchItem {
+        try database.claimBatchItem(path: file.standardizedFileURL.path)
+    }
+
+    /// Saves the scan of `item` and marks it done, atomically.
+    @discardableResult
+    public func markDone(_ item: BatchItem, album: Album, method: IdentificationMethod, confidence: Double? = nil) throws -> HistoryEntry {
+        guard let id = item.id else { throw CrateError.notFound("The queued photo") }
+        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: id)
+    }
+
+    /// Records why a photo could not be scanned; it is not retried.
+    public func markFailed(_ item: BatchItem, error message: String) throws {
+        guard let id = item.id else { return }
+        try database.failBatchItem(id: id, error: message)
+    }
+
+    /// Puts a claimed photo back untouched (the run stopped for a reason that is not the photo's).
+    public func release(_ item: BatchItem) throws {
+        guard let id = item.id else { return }
+        try database.releaseBatchItem(id: id)
+    }
+
+    /// Settles a claimed item whose scan threw. Returns true when the failure belongs to the
+    /// photo (not identified, unreadable): the item is failed and the next photo may go on.
+    /// Otherwise (a wrong key, the network, a full disk, cancellation) the item stays pending for
+    /// the next run and false tells the caller to stop.
+    @discardableResult
+    public func settle(_ item: BatchItem, after error: Error) throws -> Bool {
+        if let failure = error as? ScanFailure {
+            switch failure {
+            case .notIdentified, .badImage:
+                try markFailed(item, error: failure.message)
+                return true
+            case .other:
+                // Maybe the network, maybe this photo: keep the attempt counted, so a photo that
+                // fails this way every time is skipped after a few runs.
+                return false
+            case .providerKey, .cancelled:
+                break
+            }
+        }
+        if error is BatchQueueError { return true }  // finished elsewhere: nothing to undo
+        try release(item)
+        return false
+    }
+
+    /// Pending photos in queue order (to resume them when the app starts).
+    public func pendingFiles() throws -> [URL] {
+        try database.batchItems(state: .pending).map { URL(fileURLWithPath: $0.path) }
+    }
+
+    public func counts() throws -> BatchCounts {
+        try database.batchCounts()
+    }
+
+    public func items(state: BatchItemState? = nil) throws -> [BatchItem] {
+        try database.batchItems(state: state)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Scans one photo on behalf of the bulk queue, saving it together with its queue item.
+public protocol BatchScanning: Sendable {
+    func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+}
+
+extension ScanPipeline: BatchScanning {}
+
+/// What happened to one queued photo.
+public enum BatchOutcome: Sendable {
+    case scanned(BatchItem, ScanResult)
+    /// Not identified or unreadable; the item is now `failed` with this failure's message.
+    case failed(BatchItem, ScanFailure)
+    /// Another run had already finished the item; nothing was saved twice.
+    case skipped(BatchItem)
+}
+
+/// Drains a `BatchQueue` one photo at a time.
+public final class BatchRunner: Sendable {
+    private let queue: BatchQueue
+    private let scanner: BatchScanning
+
+    public init(queue: BatchQueue, scanner: BatchScanning) {
+        self.queue = queue
+        self.scanner = scanner
+    }
+
+    /// Scans pending photos until the queue is empty or `limit` photos were taken.
+    ///
+    /// Stops with an error, leaving the current photo pending, on problems that would fail every
+    /// photo alike (a rejected provider key, a full disk, the network) or on cancellation.
+    /// Returns how many photos were taken from the queue.
+    @discardableResult
+    public func run(limit: Int? = nil, report: @escaping @Sendable (BatchOutcome) -> Void) async throws -> Int {
+        var taken = 0
+        while limit.map({ taken < $0 }) ?? true, let item = try queue.next() {
+            taken += 1
+            do {
+                let result = try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
+                report(.scanned(item, result))
+            } catch BatchQueueError.notPending {
+                report(.skipped(item))
+            } catch {
+                let onlyThisPhoto: Bool
+                do {
+                    onlyThisPhoto = try queue.settle(item, after: error)
+                } catch let settleError {
+                    Log.error("could not update \(item.path) in the queue: \(settleError.localizedDescription)")
+                    throw error
+                }
+                guard onlyThisPhoto, let failure = error as? ScanFailure else { throw error }
+                report(.failed(item, failure))
+            }
+        }
+        return taken
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The window's scanner when files must survive a kill: every file dropped on the window is kept
+/// in the library's bulk queue until its scan is saved (DESIGN §3.3), and a session that was
+/// killed hands its unscanned files to the next one.
+///
+/// Wiring: give `ScanStore` this scanner; call `remember(_:)` with the files passed to
+/// `ScanStore.scan(files:)`, and at start pass `unfinishedFiles()` to `ScanStore.scan(files:)`.
+public final class QueuedScanner: AlbumScanner {
+    private let queue: BatchQueue
+    private let scanner: BatchScanning
+
+    public init(queue: BatchQueue, scanner: BatchScanning) {
+        self.queue = queue
+        self.scanner = scanner
+    }
+
+    /// Records files as soon as they are dropped, before their turn comes.
+    public func remember(_ files: [URL]) throws {
+        try queue.enqueue(files)
+    }
+
+    /// Files a previous session queued but never saved a scan for, oldest first.
+    public func unfinishedFiles() throws -> [URL] {
+        try queue.pendingFiles()
+    }
+
+    public func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        let item = try queue.claim(file)
+        do {
+            return try await scanner.scan(file: file, batchItem: item.id, events: events)
+        } catch {
+            do {
+                try queue.settle(item, after: error)
+            } catch let settleError {
+                Log.error("could not update \(file.path) in the queue: \(settleError.localizedDescription)")
+            }
+            throw error
+        }
+    }
+}
