@@ -3,6 +3,7 @@ import Foundation
 /// Scans one photo on behalf of the bulk queue, saving it together with its queue item.
 public protocol BatchScanning: Sendable {
     func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }
 
 extension ScanPipeline: BatchScanning {}

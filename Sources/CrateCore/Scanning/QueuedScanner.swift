@@ -38,4 +38,9 @@ public final class QueuedScanner: AlbumScanner {
             throw error
         }
     }
+
+    /// "Not this album?" is not a queued photo: it goes straight to the pipeline.
+    public func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await scanner.choose(candidate, replacing: scanID, events: events)
+    }
 }

@@ -125,6 +125,10 @@ struct ScriptedBatchScanner: BatchScanning {
         default: throw ScanFailure.notIdentified
         }
     }
+
+    func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        ScanResult(entry: try database.saveScan(of: candidate, method: .manual))
+    }
 }
 
 private final class OutcomeLog: @unchecked Sendable {
