@@ -18,9 +18,19 @@ extension CrateApplication {
         let player = LogPlayer(clock: LivePlaybackClock(), log: PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths)))
         let trackLists = services.musicBrainz.map { TrackListProvider.musicBrainz($0, database: database) } ?? .unavailable
         window.attachPlayback(PlaybackStore(database: database, player: player, trackLists: trackLists))
-        let scans = ScanStore(scanner: ScanPipeline(database: database, paths: paths, services: services))
+        // Dropped files wait in the library's queue until their scan is saved, so a killed session
+        // hands them to the next one.
+        let queued = QueuedScanner(queue: BatchQueue(database: database), scanner: ScanPipeline(database: database, paths: paths, services: services))
+        queuedScanner = queued
+        let scans = ScanStore(scanner: queued)
         scanStore = scans
-        window.attachScanning(scans)
+        window.attachScanning(scans, queue: queued)
+        do {
+            let unfinished = try queued.unfinishedFiles().filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !unfinished.isEmpty { scans.scan(files: unfinished) }
+        } catch {
+            Log.error("could not read the scan queue: \(error.localizedDescription)")
+        }
     }
 
     /// The keys: Secret Service first when a session bus offers one, else environment and files.
@@ -48,7 +58,10 @@ extension CrateApplication {
     func applySettings() {
         guard let database, let window else { return }
         let (services, _) = makeServices(database: database, window: window)
-        scanStore?.replaceScanner(ScanPipeline(database: database, paths: paths, services: services))
+        let queued = QueuedScanner(queue: BatchQueue(database: database), scanner: ScanPipeline(database: database, paths: paths, services: services))
+        queuedScanner = queued
+        window.scanQueue = queued
+        scanStore?.replaceScanner(queued)
         if let detailStore { configure(detailStore, reviewer: services.reviewer) }
     }
 

@@ -14,6 +14,7 @@ final class CrateApplication {
     var libraryStore: LibraryStore?
     let paths = CratePaths()
     var preferencesWindow: PreferencesWindow?
+    var queuedScanner: QueuedScanner?
     private(set) var exitStatus: Int32 = 0
 
     init(options: LaunchOptions) {

@@ -5,8 +5,9 @@ import Foundation
 /// Scanning from the window: drop, Ctrl+O, Ctrl+V, files from the command line; progress,
 /// failure banner, Escape to cancel.
 extension MainWindow {
-    func attachScanning(_ store: ScanStore) {
+    func attachScanning(_ store: ScanStore, queue: QueuedScanner?) {
         scanStore = store
+        scanQueue = queue
         store.state.subscribe(initial: true) { [weak self] state in
             self?.renderScan(state)
         }.store(in: &tokens)
@@ -39,7 +40,14 @@ extension MainWindow {
             banner.show("Scanning is unavailable until the library opens.", isError: true)
             return
         }
-        scanStore.scan(files: files.map { prepareForScan(URL(fileURLWithPath: $0)) })
+        let urls = files.map { prepareForScan(URL(fileURLWithPath: $0)) }
+        do {
+            try scanQueue?.remember(urls)
+        } catch {
+            // Scanning still works; only the kill-proof bookkeeping is missing.
+            Log.error("could not queue \(urls.count) file(s): \(error.localizedDescription)")
+        }
+        scanStore.scan(files: urls)
     }
 
     /// An image that arrived as pixels (pasted, or dragged from a browser).

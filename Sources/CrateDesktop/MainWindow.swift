@@ -16,6 +16,7 @@ final class MainWindow {
     let progressView = ScanProgressView()
     let errorBanner = ErrorBanner()
     var scanStore: ScanStore?
+    var scanQueue: QueuedScanner?
     var convertedFiles: [URL] = []
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
