@@ -39,7 +39,7 @@ struct CLIRunner {
         return try await BlockingWork.run { try Self.runBlocking(arguments, environment: environment) }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
+    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments

@@ -9,11 +9,7 @@ struct PlayCommandTests {
     static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("crate")
 
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Run = CLIRunner.Result
 
     /// A scratch set of Crate directories, with a library of three albums (the middle one has no track list).
     final class Scratch {
@@ -58,22 +54,7 @@ struct PlayCommandTests {
     /// Runs on its own thread so waiting for the child never blocks the cooperative pool.
     func crate(_ arguments: [String], in scratch: Scratch) async throws -> Run {
         let environment = scratch.environment
-        return try await BlockingWork.run { try Self.runBlocking(arguments, environment: environment) }
-    }
-
-    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return try await BlockingWork.run { try CLIRunner.runBlocking(arguments, environment: environment) }
     }
 
     @Test func binaryIsNextToTheTestBundle() {
