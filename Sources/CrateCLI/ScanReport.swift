@@ -96,7 +96,10 @@ struct ScanReport: Encodable {
             file: file, status: .identified, tier: tier,
             album: AlbumJSON(title: album.title, artist: album.artist, year: album.year, label: album.label, genres: album.genres,
                              musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID),
-            candidates: result.candidates.map { CandidateJSON(title: $0.title, artist: $0.artist, musicbrainz_release_id: $0.musicBrainzReleaseID, score: nil) },
+            candidates: result.candidates.enumerated().map { index, album in
+                CandidateJSON(title: album.title, artist: album.artist, musicbrainz_release_id: album.musicBrainzReleaseID,
+                              score: result.candidateScores.indices.contains(index) ? (result.candidateScores[index] * 1000).rounded() / 1000 : nil)
+            },
             artwork: artwork,
             review: ScanReviewJSON(result: result),
             scan_id: result.entry.scan.id, error: nil)

@@ -13,6 +13,8 @@ public struct ScanResult: Equatable, Sendable {
     public var entry: HistoryEntry
     /// Other albums the photo might show ("Not this album?").
     public var candidates: [Album]
+    /// The candidates' match scores (0–1), same order; empty when not scored.
+    public var candidateScores: [Double] = []
     /// nil when no review was asked for (no provider) or it failed (see `reviewFailure`).
     public var review: Review?
     public var reviewFailure: String?

@@ -77,11 +77,12 @@ public final class ScanPipeline: AlbumScanner {
         }
         try Task.checkCancellation()
 
-        let (album, candidates) = await resolve(answer)
+        let (album, candidates, scores) = await resolve(answer)
         let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence, batchItem: batchItem)
         events(.identified(entry.album))
         var result = try await fetchDetails(for: entry, events: events)
         result.candidates = candidates
+        result.candidateScores = scores
         return result
     }
 
@@ -103,16 +104,16 @@ public final class ScanPipeline: AlbumScanner {
 
     /// Matches the provider's answer against MusicBrainz. A failed or empty search still gives
     /// an album (from the answer alone), so the scan is saved.
-    private func resolve(_ answer: VisionAnswer) async -> (Album, [Album]) {
+    private func resolve(_ answer: VisionAnswer) async -> (Album, [Album], [Double]) {
         let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
-        guard let musicBrainz = services.musicBrainz else { return (fallback, []) }
+        guard let musicBrainz = services.musicBrainz else { return (fallback, [], []) }
         do {
             let match = try await musicBrainz.findRelease(ReleaseQuery(title: answer.album, artist: answer.artist, year: answer.year))
-            guard let best = match.best else { return (fallback, []) }
-            return (Self.album(from: best, answer: answer), match.runnersUp.map { Self.album(from: $0, answer: nil) })
+            guard let best = match.best else { return (fallback, [], []) }
+            return (Self.album(from: best, answer: answer), match.runnersUp.map { Self.album(from: $0, answer: nil) }, match.runnersUp.map(\.score))
         } catch {
             Log.error("MusicBrainz search failed: \(error.localizedDescription)")
-            return (fallback, [])
+            return (fallback, [], [])
         }
     }
 
