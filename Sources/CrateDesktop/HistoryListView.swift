@@ -49,6 +49,10 @@ final class HistoryListView {
         }
     }
 
+    func focus() {
+        gtk_widget_grab_focus(listView)
+    }
+
     /// The scan the keyboard focus / selection is on.
     var selectedScanID: Int64? {
         guard let item = gtk_single_selection_get_selected_item(selection),

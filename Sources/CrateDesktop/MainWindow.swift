@@ -125,8 +125,10 @@ final class MainWindow {
     }
 
 
+    /// Shows "crate" or "history" and moves keyboard focus into it (arrows, Delete, Space work at once).
     func showPage(_ name: String) {
         gtk_stack_set_visible_child_name(crate_stack(mainStack), name)
+        if name == "history" { historyList.focus() } else { grid.focus() }
     }
 
     // MARK: - Rendering
