@@ -5,12 +5,20 @@ extension AppDatabase {
     // MARK: - Reads
 
     /// Scans newest first, each with its album.
-    public func history(limit: Int = 200, offset: Int = 0) throws -> [HistoryEntry] {
+    ///
+    /// Pass the last entry of the previous page as `after` to read the next one: a keyset query
+    /// costs the same at scan 50 000 as at scan 1, where OFFSET walks every row before it.
+    public func history(limit: Int = 200, offset: Int = 0, after last: Scan? = nil) throws -> [HistoryEntry] {
         try reader.read { db in
-            let request = Scan
+            var request = Scan
                 .including(required: Scan.album)
                 .order(Scan.Columns.scannedAt.desc, Scan.Columns.id.desc)
                 .limit(limit, offset: offset)
+            if let last, let lastID = last.id {
+                request = request.filter(
+                    Scan.Columns.scannedAt < last.scannedAt
+                        || (Scan.Columns.scannedAt == last.scannedAt && Scan.Columns.id < lastID))
+            }
             return try Row.fetchAll(db, request).map { row in
                 guard let albumRow = row.scopes["album"] else { throw CrateError.notFound("Album row") }
                 return HistoryEntry(scan: try Scan(row: row), album: try Album(row: albumRow))

@@ -62,10 +62,10 @@ public final class HistoryStore {
         defer { isLoadingMore = false }
         let database = self.database
         let limit = pageSize
-        let offset = state.value.entries.count
+        let last = state.value.entries.last?.scan
         do {
             let page = try await Task.detached(priority: .userInitiated) {
-                try database.history(limit: limit, offset: offset)
+                try database.history(limit: limit, after: last)
             }.value
             state.update {
                 $0.entries.append(contentsOf: page)

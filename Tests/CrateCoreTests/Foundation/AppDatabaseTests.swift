@@ -176,3 +176,25 @@ struct AppDatabaseTests {
         }
     }
 }
+
+@Suite("History keyset paging")
+struct HistoryKeysetTests {
+    @Test func pagesAfterTheLastEntryIncludingEqualTimes() throws {
+        let db = try AppDatabase.inMemory()
+        let same = Date(timeIntervalSince1970: 500)
+        for i in 0..<7 {
+            // Several scans share one time: the id breaks the tie, so none is skipped or repeated.
+            try db.saveScan(of: .sample("Album \(i)"), method: .vision, at: i < 4 ? same : Date(timeIntervalSince1970: Double(i)))
+        }
+        var seen: [Int64] = []
+        var last: Scan?
+        repeat {
+            let page = try db.history(limit: 3, after: last)
+            seen += page.map(\.id)
+            last = page.last?.scan
+            if page.count < 3 { break }
+        } while true
+        #expect(seen == (try db.history(limit: 100)).map(\.id))
+        #expect(Set(seen).count == 7)
+    }
+}
