@@ -6,6 +6,7 @@ import Foundation
 extension CrateApplication {
     func openLibrary(in window: MainWindow) throws {
         let database = try AppDatabase.open(paths: paths)
+        StartupTiming.mark("library opened")
         self.database = database
         let history = HistoryStore(database: database)
         let library = LibraryStore(database: database)
@@ -25,6 +26,7 @@ extension CrateApplication {
         let scans = ScanStore(scanner: queued)
         scanStore = scans
         window.attachScanning(scans, queue: queued)
+        StartupTiming.mark("stores attached")
         do {
             let unfinished = try queued.unfinishedFiles().filter { FileManager.default.fileExists(atPath: $0.path) }
             if !unfinished.isEmpty { scans.scan(files: unfinished) }

@@ -112,6 +112,7 @@ final class MainWindow {
             banner.show(CrateError.databaseNewerThanApp(path: url.path).message)
         }
         Task {
+            StartupTiming.mark("loading the crate")
             await library.reload()
             await history.reload()
         }

@@ -158,10 +158,12 @@ do {
             if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
         }
         try benchTier0(albums: albums, runs: runs, fixtures: "Tests/Fixtures/images")
+    case "library":
+        try benchLibrary(dataDirectory: arguments.count > 1 ? arguments[1] : ".", runs: 5)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR")
         exit(64)
     }
 } catch let error as ImageError {
