@@ -21,9 +21,14 @@ extension CrateApplication {
         window.attachPlayback(PlaybackStore(database: database, player: player, trackLists: trackLists))
         // Dropped files wait in the library's queue until their scan is saved, so a killed session
         // hands them to the next one.
-        let queued = QueuedScanner(queue: BatchQueue(database: database), scanner: ScanPipeline(database: database, paths: paths, services: services))
+        let pipeline = ScanPipeline(database: database, paths: paths, services: services)
+        let queued = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         queuedScanner = queued
         let scans = ScanStore(scanner: queued)
+        // Artwork a killed or failed scan never got is fetched again in the background.
+        Task { [weak library] in
+            if await pipeline.repairArtwork() > 0 { await library?.reload() }
+        }
         scanStore = scans
         window.attachScanning(scans, queue: queued)
         StartupTiming.mark("stores attached")

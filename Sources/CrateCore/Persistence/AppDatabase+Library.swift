@@ -48,6 +48,18 @@ extension AppDatabase {
         }
     }
 
+    /// Albums whose artwork never arrived (the app was killed mid-fetch, or the fetch failed),
+    /// oldest first, for the repair pass.
+    public func albumsNeedingArtwork(limit: Int = 50) throws -> [Album] {
+        try reader.read { db in
+            try Album.filter([ArtworkStatus.pending.rawValue, ArtworkStatus.failed.rawValue].contains(Album.Columns.artworkStatus))
+                .filter(Album.Columns.mbReleaseID != nil)
+                .order(Album.Columns.id)
+                .limit(limit)
+                .fetchAll(db)
+        }
+    }
+
     /// The scans of one album, newest first.
     public func scans(ofAlbum albumID: Int64) throws -> [Scan] {
         try reader.read { db in

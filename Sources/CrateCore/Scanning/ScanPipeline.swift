@@ -95,6 +95,20 @@ public final class ScanPipeline: AlbumScanner {
         return try await fetchDetails(for: entry, events: events)
     }
 
+    /// Fetches artwork (and track lists) that a killed or failed scan never got; returns how many
+    /// albums it tried. Run in the background at start; each album fails on its own.
+    @discardableResult
+    public func repairArtwork(limit: Int = 50) async -> Int {
+        guard services.coverArt != nil, let albums = try? database.albumsNeedingArtwork(limit: limit) else { return 0 }
+        for album in albums {
+            async let artwork: Void = fetchArtwork(for: album)
+            let hasTracks = (try? database.tracks(forAlbum: album.id ?? -1).isEmpty == false) ?? false
+            if !hasTracks { await fetchTracks(for: album) }
+            await artwork
+        }
+        return albums.count
+    }
+
     // MARK: - Private
 
     private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?) throws -> HistoryEntry {

@@ -110,3 +110,21 @@ struct ScanPipelineTests {
         #expect(history.map(\.album.title) == ["Tusk"], "the wrong scan is gone, the chosen one saved")
     }
 }
+
+@Suite("Artwork repair")
+struct ArtworkRepairTests {
+    /// A kill after the scan was saved but before its artwork arrived left the album "pending"
+    /// forever; the repair pass fetches it.
+    @Test func pendingArtworkIsFetchedByTheRepairPass() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let album = try h.database.saveScan(of: Album(musicBrainzReleaseID: MusicBrainzFixtures.rumoursReleaseID, title: "Rumours", artist: "Fleetwood Mac"), method: .vision).album
+        #expect(album.artworkStatus == .pending)
+        let repaired = await h.pipeline(identifier: nil).repairArtwork()
+        #expect(repaired == 1)
+        let after = try #require(try h.database.album(id: album.id!))
+        #expect(after.artworkStatus == .available)
+        #expect(try !h.database.tracks(forAlbum: album.id!).isEmpty)
+        #expect(await h.pipeline(identifier: nil).repairArtwork() == 0, "nothing left to repair")
+    }
+}
