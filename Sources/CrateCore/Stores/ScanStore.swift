@@ -9,7 +9,8 @@ public struct ScanState: Equatable, Sendable {
         case identified(Album)
         case loadingReview(Album)
         case complete(ScanResult)
-        case failed(file: URL, ScanFailure)
+        /// `file` is nil when the failure was not a file's (switching to another candidate).
+        case failed(file: URL?, ScanFailure)
     }
 
     public var phase: Phase = .idle
@@ -87,7 +88,7 @@ public final class ScanStore {
                 state.update { $0.phase = .complete(chosen); $0.message = "" }
                 onSaved?(chosen)
             } catch {
-                state.update { $0.phase = .failed(file: URL(fileURLWithPath: "/"), .other((error as? LocalizedError)?.errorDescription ?? "\(error)")) }
+                state.update { $0.phase = .failed(file: nil, .other((error as? LocalizedError)?.errorDescription ?? "\(error)")) }
             }
             worker = nil
         }
