@@ -88,6 +88,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
         covers.append(StoredCover(albumID: Int64(covers.count), hash: CoverHash(pHash: generator.next(), dHash: generator.next(), dct256: h)))
     }
     let matcher = LocalMatcher.standard
+    let table = CoverTable(covers)
     for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg"] {
         let data = try Data(contentsOf: root.appendingPathComponent("photos/\(name)"))
         var prepare: [Double] = [], match: [Double] = [], total: [Double] = []
@@ -96,7 +97,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
             var photo: PreparedPhoto?
             let p = try milliseconds { photo = try preparer.preparePhoto(data) }
             guard let photo else { continue }
-            let m = milliseconds { result = matcher.match(photo.hashes, among: covers) }
+            let m = milliseconds { result = matcher.match(photo.hashes, in: table) }
             prepare.append(p)
             match.append(m)
             total.append(p + m)

@@ -60,66 +60,85 @@ public struct LocalMatcher: Sendable {
     }
 
     /// The clear winner, or nil. Same answer as the head of `ranked`, without sorting the whole
-    /// library: one pass keeps the best two, over a flat copy of the (de-duplicated) photo
-    /// hashes, split across two threads — 100 000 albums × ~700 variants is 70 M comparisons.
+    /// library: one pass keeps the best two, split across two threads, in C (AVX2 when the CPU
+    /// has it) — 100 000 albums × ~700 photo hashes is 70 M comparisons.
     public func match(_ photo: PhotoHashes, among covers: [StoredCover]) -> LocalMatch? {
-        guard !covers.isEmpty else { return nil }
+        match(photo, in: CoverTable(covers))
+    }
+
+    /// As `match(_:among:)`, over a table kept between scans.
+    public func match(_ photo: PhotoHashes, in table: CoverTable, path: ScanPath = .automatic) -> LocalMatch? {
+        guard table.count > 0, !photo.candidates.isEmpty else { return nil }
         var seen = Set<Hash256>()
         var flat: [UInt64] = []
         for candidate in photo.candidates where seen.insert(candidate).inserted {
             flat += [candidate.words.0, candidate.words.1, candidate.words.2, candidate.words.3]
         }
-        let parts = covers.count >= 4096 ? 2 : 1
-        var results = [Top2](repeating: Top2(), count: parts)
-        let chunk = (covers.count + parts - 1) / parts
-        flat.withUnsafeBufferPointer { words in
-            results.withUnsafeMutableBufferPointer { out in
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    var top = Top2()
-                    for cover in covers[(part * chunk)..<min(covers.count, (part + 1) * chunk)] {
-                        top.insert(cover.albumID, Self.nearest(cover.hash.dct256, in: words))
+        let hashCount = flat.count / 4
+        let groups = (hashCount + 3) / 4
+        var interleaved = [UInt64](repeating: 0, count: crate_interleaved_words(hashCount))
+        crate_interleave4(flat, hashCount, &interleaved)
+        let parts = table.count >= 4096 ? 2 : 1
+        var results = [crate_top2](repeating: crate_top2(), count: parts)
+        let chunk = (table.count + parts - 1) / parts
+        interleaved.withUnsafeBufferPointer { photoWords in
+            table.words.withUnsafeBufferPointer { words in
+                table.ids.withUnsafeBufferPointer { ids in
+                    results.withUnsafeMutableBufferPointer { out in
+                        DispatchQueue.concurrentPerform(iterations: parts) { part in
+                            let lo = part * chunk, hi = min(table.count, lo + chunk)
+                            guard lo < hi else { return }
+                            _ = crate_top2_scan_using(path.rawValue, words.baseAddress! + 4 * lo, ids.baseAddress! + lo,
+                                                      hi - lo, photoWords.baseAddress!, groups, &out[part])
+                        }
                     }
-                    out[part] = top
                 }
             }
         }
         var top = results[0]
         for other in results.dropFirst() {
-            if let b = other.best { top.insert(b.albumID, b.distance) }
-            if let r = other.second { top.insert(r.albumID, r.distance) }
+            if other.filled > 0 { crate_top2_insert(&top, other.best.id, other.best.distance) }
+            if other.filled > 1 { crate_top2_insert(&top, other.second.id, other.second.distance) }
         }
-        guard let best = top.best else { return nil }
-        let runnerUp = top.second?.distance ?? 256
-        guard best.distance <= maxDistance, runnerUp - best.distance >= minMargin else { return nil }
-        return LocalMatch(albumID: best.albumID, distance: best.distance, runnerUpDistance: runnerUp)
+        guard top.filled > 0 else { return nil }
+        let best = top.best
+        let runnerUp = top.filled > 1 ? Int(top.second.distance) : 256
+        guard Int(best.distance) <= maxDistance, runnerUp - Int(best.distance) >= minMargin else { return nil }
+        return LocalMatch(albumID: best.id, distance: Int(best.distance), runnerUpDistance: runnerUp)
     }
 
-    /// Smallest distance from `target` to any hash in `words` (4 words per hash).
-    @inline(__always)
-    static func nearest(_ target: Hash256, in words: UnsafeBufferPointer<UInt64>) -> Int {
-        guard let base = words.baseAddress else { return 256 }
-        // A tuple of four UInt64 is laid out as four consecutive words; no per-cover allocation.
-        return withUnsafePointer(to: target.words) { tuple in
-            tuple.withMemoryRebound(to: UInt64.self, capacity: 4) { Int(crate_nearest256(base, words.count / 4, $0)) }
-        }
+    /// The comparison loop to use; tests force each one to check they agree.
+    public enum ScanPath: Int32, CaseIterable, Sendable {
+        case automatic = 0, portable = 1, popcnt = 2, avx2 = 3
+    }
+}
+
+/// The stored covers as flat arrays (ids, and 4 words per 256-bit hash) for the matcher's C loop.
+public struct CoverTable: Sendable {
+    public private(set) var ids: [Int64] = []
+    public private(set) var words: [UInt64] = []
+
+    public init(_ covers: [StoredCover] = []) {
+        ids.reserveCapacity(covers.count)
+        words.reserveCapacity(covers.count * 4)
+        for cover in covers { append(cover) }
     }
 
-    /// The two nearest albums, ordered as `ranked` orders them (distance, then album id).
-    struct Top2 {
-        var best: (albumID: Int64, distance: Int)?
-        var second: (albumID: Int64, distance: Int)?
+    public var count: Int { ids.count }
 
-        mutating func insert(_ id: Int64, _ distance: Int) {
-            func before(_ a: (Int64, Int), _ b: (albumID: Int64, distance: Int)?) -> Bool {
-                guard let b else { return true }
-                return a.1 < b.distance || (a.1 == b.distance && a.0 < b.albumID)
-            }
-            if before((id, distance), best) {
-                second = best
-                best = (id, distance)
-            } else if before((id, distance), second) {
-                second = (id, distance)
-            }
+    public mutating func append(_ cover: StoredCover) {
+        let h = cover.hash.dct256.words
+        ids.append(cover.albumID)
+        words += [h.0, h.1, h.2, h.3]
+    }
+
+    /// Replaces the album's hash (a re-fetched cover) or adds it.
+    public mutating func upsert(_ cover: StoredCover) {
+        if let i = ids.firstIndex(of: cover.albumID) {
+            let h = cover.hash.dct256.words
+            words.replaceSubrange((4 * i)..<(4 * i + 4), with: [h.0, h.1, h.2, h.3])
+        } else {
+            append(cover)
         }
     }
 }

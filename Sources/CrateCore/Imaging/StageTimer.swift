@@ -6,7 +6,7 @@ public enum StageTimer {
     public static func measure(_ data: Data, preparer: ImagePreparer, runs: Int) throws -> [(String, [Double])] {
         var probe: [Double] = [], decode: [Double] = [], resize: [Double] = [], orient: [Double] = []
         var encode: [Double] = [], integralT: [Double] = [], search: [Double] = [], quads: [Double] = []
-        var total: [Double] = []
+        var total: [Double] = [], edge: [Double] = [], find: [Double] = [], warp: [Double] = []
         for _ in 0..<runs {
             var header: JPEGHeader?
             probe.append(try time { header = try JPEGCodec.probe(data, minShortSide: preparer.visionSize) })
@@ -29,11 +29,15 @@ public enum StageTimer {
             quads.append(time {
                 _ = CoverHashing.quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: header.orientation)
             })
+            edge.append(time { _ = EdgeMap(stored) })
+            var found: [Quad] = []
+            find.append(time { found = QuadFinder.find(in: stored) })
+            warp.append(time { _ = CoverHashing.quadHashes(found, integral: integral, orientation: header.orientation) })
             total.append(try time { _ = try preparer.preparePhoto(data) })
         }
         return [("probe", probe), ("decode (DCT-scaled)", decode), ("crop+resize 1024", resize), ("orient", orient),
                 ("encode 1024 JPEG", encode), ("hash: luma integral", integralT), ("hash: crop search", search),
-                ("hash: edge quads + warp", quads), ("total preparePhoto (stages overlap on 2 cores)", total)]
+                ("hash: edge quads + warp", quads), ("  edge map", edge), ("  find (incl. edge map)", find), ("  warp hashes", warp), ("total preparePhoto (stages overlap on 2 cores)", total)]
     }
 
     private static func time(_ block: () throws -> Void) rethrows -> Double {

@@ -6,21 +6,21 @@ import Foundation
 /// crate is large; new covers are appended as their artwork arrives.
 public actor CoverHashIndex {
     private let database: AppDatabase
-    private var covers: [StoredCover]?
+    private var table: CoverTable?
 
     public init(database: AppDatabase) {
         self.database = database
     }
 
-    public func all() throws -> [StoredCover] {
-        if let covers { return covers }
-        let loaded = try database.allCoverHashes()
-        covers = loaded
+    /// Every stored cover, as the matcher's flat table (loaded from the database once).
+    public func all() throws -> CoverTable {
+        if let table { return table }
+        let loaded = CoverTable(try database.allCoverHashes())
+        table = loaded
         return loaded
     }
 
     public func add(_ hash: CoverHash, albumID: Int64) {
-        covers?.removeAll { $0.albumID == albumID }
-        covers?.append(StoredCover(albumID: albumID, hash: hash))
+        table?.upsert(StoredCover(albumID: albumID, hash: hash))
     }
 }

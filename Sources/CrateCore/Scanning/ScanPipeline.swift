@@ -58,7 +58,7 @@ public final class ScanPipeline: AlbumScanner {
 
         let covers = try await hashes.all()
         let matcher = self.matcher
-        let localMatch = try await BlockingWork.run { matcher.match(photo.hashes, among: covers) }
+        let localMatch = try await BlockingWork.run { matcher.match(photo.hashes, in: covers) }
         if let match = localMatch,
            let album = try database.album(id: match.albumID) {
             let confidence = 1 - Double(match.distance) / 256
