@@ -101,6 +101,14 @@ static void cmyk_row_to_rgb(const JSAMPLE *src, uint8_t *dst, unsigned width, in
 crate_jpeg_status crate_jpeg_decode_rgb(const uint8_t *data, size_t size, int scale_num, int fast,
                                         uint8_t *out, size_t out_capacity, int *out_width,
                                         int *out_height, crate_jpeg_error *error) {
+    return crate_jpeg_decode_rgb_rows(data, size, scale_num, fast, out, out_capacity, out_width, out_height,
+                                      error, NULL, NULL);
+}
+
+crate_jpeg_status crate_jpeg_decode_rgb_rows(const uint8_t *data, size_t size, int scale_num, int fast,
+                                             uint8_t *out, size_t out_capacity, int *out_width,
+                                             int *out_height, crate_jpeg_error *error,
+                                             crate_jpeg_rows_callback on_rows, void *context) {
     if (!data || size == 0 || !out || scale_num < 1 || scale_num > 8) {
         crate_error_set(error, CRATE_JPEG_BAD_ARGUMENT, "bad arguments");
         return CRATE_JPEG_BAD_ARGUMENT;
@@ -160,6 +168,8 @@ crate_jpeg_status crate_jpeg_decode_rgb(const uint8_t *data, size_t size, int sc
             for (unsigned i = 0; i < count; i++) rows[i] = row + stride * i;
             jpeg_read_scanlines(&cinfo, rows, count);
         }
+        // Called between libjpeg calls, never from inside one: an error's longjmp can't cross it.
+        if (on_rows) on_rows(context, (int)cinfo.output_scanline);
     }
     jpeg_finish_decompress(&cinfo);
     if (out_width) *out_width = (int)cinfo.output_width;

@@ -1,3 +1,6 @@
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include "crate_jpeg_internal.h"
 
@@ -51,4 +54,12 @@ crate_jpeg_status crate_jpeg_encode_rgb(const uint8_t *rgb, int width, int heigh
 
 void crate_jpeg_free(void *buffer) {
     free(buffer);
+}
+
+void crate_tune_allocator(void) {
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    // glibc: up to 64 MB from the heap, and keep up to 256 MB of freed memory for reuse.
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
 }

@@ -61,10 +61,10 @@ func benchImage(_ paths: [String], runs: Int) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var totals: [Double] = [], vips: [Double] = []
         _ = try preparer.preparePhoto(data)  // Warm up tables and caches.
-        for _ in 0..<runs {
-            totals.append(try milliseconds { _ = try preparer.preparePhoto(data) })
-            if let v = runVips(path, size: preparer.visionSize) { vips.append(v) }
-        }
+        // In blocks, not interleaved: a vips process exiting on the other core while ours runs
+        // would time the interference, not either tool.
+        for _ in 0..<runs { totals.append(try milliseconds { _ = try preparer.preparePhoto(data) }) }
+        for _ in 0..<runs { if let v = runVips(path, size: preparer.visionSize) { vips.append(v) } }
         let stages = try StageTimer.measure(data, preparer: preparer, runs: runs)
         print("\(URL(fileURLWithPath: path).lastPathComponent): crate median \(String(format: "%.1f", median(totals))) ms; "
               + "vipsthumbnail (process, incl. startup) median \(vips.isEmpty ? "n/a" : String(format: "%.1f", median(vips))) ms; runs \(runs)")

@@ -74,33 +74,51 @@ public enum CoverHashing {
     static let quadInsets: [Double] = [0, 0.03]
 
     static func photoHashes(of integral: IntegralImage, orientation: ExifOrientation, search: CropSearch) -> PhotoHashes {
+        var candidates: [Hash256] = []
+        for scale in search.scales {
+            candidates += cropCandidates(of: integral, orientation: orientation, scale: scale, offsets: search.offsets)
+        }
+        let centre = centreHashes(of: integral, orientation: orientation)
+        return PhotoHashes(candidates: candidates, pHash: centre.pHash, dHash: centre.dHash)
+    }
+
+    /// The 256-bit hashes (4 rotations each) of the crops of one scale: independent of the
+    /// other scales, so the search can be spread over threads.
+    static func cropCandidates(of integral: IntegralImage, orientation: ExifOrientation, scale: Double,
+                               offsets: [Double]) -> [Hash256] {
         let sw = Double(integral.width), sh = Double(integral.height)
         let ow = orientation.swapsDimensions ? sh : sw
         let oh = orientation.swapsDimensions ? sw : sh
         let short = min(ow, oh)
         let hasher = PerceptualHasher()
         var candidates: [Hash256] = []
-        candidates.reserveCapacity(search.scales.count * search.offsets.count * search.offsets.count * 4)
-        for scale in search.scales {
-            let side = short * scale
-            for dy in search.offsets {
-                for dx in search.offsets {
-                    let x = (ow - side) / 2 + dx * short
-                    let y = (oh - side) / 2 + dy * short
-                    // A crop leaving the photo by more than a pixel would hash the border.
-                    guard x >= -1, y >= -1, x + side <= ow + 1, y + side <= oh + 1 else { continue }
-                    let stored = storedSquare(x: x, y: y, side: side, orientation: orientation, width: sw, height: sh)
-                    candidates += hasher.dct256Rotations(of: integral, x: stored.x, y: stored.y, side: side,
-                                                         orientation: orientation)
-                }
+        candidates.reserveCapacity(offsets.count * offsets.count * 4)
+        let side = short * scale
+        for dy in offsets {
+            for dx in offsets {
+                let x = (ow - side) / 2 + dx * short
+                let y = (oh - side) / 2 + dy * short
+                // A crop leaving the photo by more than a pixel would hash the border.
+                guard x >= -1, y >= -1, x + side <= ow + 1, y + side <= oh + 1 else { continue }
+                let stored = storedSquare(x: x, y: y, side: side, orientation: orientation, width: sw, height: sh)
+                candidates += hasher.dct256Rotations(of: integral, x: stored.x, y: stored.y, side: side,
+                                                     orientation: orientation)
             }
         }
+        return candidates
+    }
+
+    /// The 64-bit pHash and dHash of the centre square.
+    static func centreHashes(of integral: IntegralImage, orientation: ExifOrientation) -> (pHash: UInt64, dHash: UInt64) {
+        let sw = Double(integral.width), sh = Double(integral.height)
+        let ow = orientation.swapsDimensions ? sh : sw
+        let oh = orientation.swapsDimensions ? sw : sh
+        let short = min(ow, oh)
+        let hasher = PerceptualHasher()
         let centre = storedSquare(x: (ow - short) / 2, y: (oh - short) / 2, side: short,
                                   orientation: orientation, width: sw, height: sh)
-        return PhotoHashes(
-            candidates: candidates,
-            pHash: hasher.pHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation),
-            dHash: hasher.dHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation))
+        return (hasher.pHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation),
+                hasher.dHash64(of: integral, x: centre.x, y: centre.y, side: short, orientation: orientation))
     }
 
     /// The top-left corner, in stored coordinates, of a square given in display coordinates.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A small colour edge map of a photo: Sobel gradients on a box-shrunk copy (~320 px on the long
+/// A small colour edge map of a photo: Sobel gradients on a box-shrunk copy (~336 px on the long
 /// side), the input to `QuadFinder`. Colour matters: a purple cover on a purple-striped table
 /// can have almost the same luma as its background.
 struct EdgeMap {
@@ -16,13 +16,21 @@ struct EdgeMap {
     /// Edges weaker than this (a step of ~12 levels over the Sobel kernel) are lighting and noise.
     static let threshold: Int32 = 48
 
-    init(_ image: RGBImage, longSide: Int = 320) {
-        let f = max(1, (max(image.width, image.height) + longSide - 1) / longSide)
-        let w = max(3, image.width / f), h = max(3, image.height / f)
-        let small = Self.shrink(image, factor: f, width: w, height: h)
+    /// 336: a 12 MP photo decoded at 1/2 (2016 px) shrinks by 6, the size that found the most
+    /// covers in calibration (`crate-bench calibrate`; 320 found one fewer).
+    init(_ image: RGBImage, longSide: Int = 336) {
+        var shrinker = Shrinker(width: image.width, height: image.height, channels: image.channels, longSide: longSide)
+        image.pixels.withUnsafeBufferPointer { shrinker.add(0..<image.height, pixels: $0.baseAddress!) }
+        self.init(shrinker)
+    }
+
+    /// The edge map of a shrunk copy built row by row (see `Shrinker`).
+    init(_ shrinker: Shrinker) {
+        let small = shrinker.averages()
+        let w = shrinker.outWidth, h = shrinker.outHeight, f = shrinker.factor
         var magnitude = [Int32](repeating: 0, count: w * h)
         var angle = [UInt8](repeating: 0, count: w * h)
-        let c = image.channels
+        let c = shrinker.channels
         small.withUnsafeBufferPointer { p in
             magnitude.withUnsafeMutableBufferPointer { mag in
                 angle.withUnsafeMutableBufferPointer { ang in
@@ -58,31 +66,54 @@ struct EdgeMap {
 
     /// Box-averages `factor × factor` blocks, reading every other row and column of each block:
     /// edges at this scale survive the subsampling, and it halves the cost on a 3 MP decode.
-    private static func shrink(_ image: RGBImage, factor f: Int, width w: Int, height h: Int) -> [Int32] {
-        let c = image.channels
-        let step = f >= 4 ? 2 : 1
-        let taps = Int32(((f + step - 1) / step) * ((f + step - 1) / step))
-        var out = [Int32](repeating: 0, count: w * h * c)
-        image.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for oy in 0..<h {
+    /// Rows can be added as they are decoded.
+    struct Shrinker {
+        let sourceWidth: Int
+        let channels: Int
+        let factor: Int
+        let outWidth: Int
+        let outHeight: Int
+        private let step: Int
+        private var sums: [Int32]
+
+        init(width: Int, height: Int, channels: Int, longSide: Int = 336) {
+            let f = max(1, (max(width, height) + longSide - 1) / longSide)
+            sourceWidth = width
+            self.channels = channels
+            factor = f
+            outWidth = max(3, width / f)
+            outHeight = max(3, height / f)
+            step = f >= 4 ? 2 : 1
+            sums = [Int32](repeating: 0, count: outWidth * outHeight * channels)
+        }
+
+        /// Adds source rows `rows` (any order, each once).
+        mutating func add(_ rows: Range<Int>, pixels: UnsafePointer<UInt8>) {
+            let c = channels, f = factor, w = outWidth, step = step
+            let width = min(w * f, sourceWidth)  // Columns past the last whole block are ignored.
+            sums.withUnsafeMutableBufferPointer { dst in
+                for sy in rows {
+                    let oy = sy / f
+                    guard oy < outHeight, (sy - oy * f) % step == 0 else { continue }
                     let row = dst.baseAddress! + oy * w * c
-                    for sy in stride(from: oy * f, to: oy * f + f, by: step) {
-                        let line = src.baseAddress! + sy * image.width * c
-                        for ox in 0..<w {
-                            var p = line + ox * f * c
-                            let o = row + ox * c
-                            for _ in stride(from: 0, to: f, by: step) {
-                                for k in 0..<c { o[k] &+= Int32(p[k]) }
-                                p += step * c
-                            }
+                    let line = pixels + sy * sourceWidth * c
+                    for ox in 0..<(width / f) {
+                        var p = line + ox * f * c
+                        let o = row + ox * c
+                        for _ in stride(from: 0, to: f, by: step) {
+                            for k in 0..<c { o[k] &+= Int32(p[k]) }
+                            p += step * c
                         }
                     }
-                    for i in 0..<(w * c) { row[i] /= taps }
                 }
             }
         }
-        return out
+
+        /// The block averages, once every row has been added.
+        func averages() -> [Int32] {
+            let taps = Int32(((factor + step - 1) / step) * ((factor + step - 1) / step))
+            return sums.map { $0 / taps }
+        }
     }
 
     /// Whether (x, y) or a pixel beside it across the line is an edge whose normal is within
@@ -90,7 +121,7 @@ struct EdgeMap {
     /// across the line.
     @inline(__always)
     func supports(x: Double, y: Double, normal n: Int, step: (dx: Int, dy: Int), tolerance: Int) -> Bool {
-        let cx = Int(x.rounded()), cy = Int(y.rounded())
+        let cx = x.roundedInt, cy = y.roundedInt
         for offset in -1...1 {
             let px = cx + offset * step.dx, py = cy + offset * step.dy
             guard px >= 1, py >= 1, px < width - 1, py < height - 1 else { continue }

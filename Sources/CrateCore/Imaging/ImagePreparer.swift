@@ -1,3 +1,4 @@
+import CJpeg
 import Foundation
 
 /// A photo ready for identification: the upright square JPEG for the vision provider and the
@@ -44,6 +45,7 @@ public struct ImagePreparer: Sendable {
     /// Prepares a photo: validate, decode with DCT scaling, crop a square (the centre, or the
     /// largest centred square inside `crop`), resize, orient, encode, hash.
     public func preparePhoto(_ data: Data, crop: NormalizedRect? = nil) throws -> PreparedPhoto {
+        _ = Self.allocatorTuned
         try Self.validate(data)
         let full = try JPEGCodec.probe(data)
         let ow = Double(full.orientation.swapsDimensions ? full.height : full.width)
@@ -52,39 +54,82 @@ public struct ImagePreparer: Sendable {
         // Decode just large enough for the crop to still give `visionSize` pixels.
         let shortSide = min(ow, oh)
         let needed = Int((Double(visionSize) * shortSide / square.side).rounded(.up))
-        let header = try JPEGCodec.probe(data, minShortSide: needed)
-        let stored = try JPEGCodec.decode(data, header: header, fast: true)
-        let factor = Double(stored.width) / Double(full.width)
+        // 1/8, 1/4, 1/2: libjpeg-turbo has SIMD code for these scales only, and 1/2 decodes
+        // faster than 3/8 though it makes more pixels.
+        let header = try JPEGCodec.probe(data, minShortSide: needed, powerOfTwoOnly: true)
+        let w = header.scaledWidth, h = header.scaledHeight
+        let factor = Double(w) / Double(full.width)
         let side = square.side * factor
         let origin = CoverHashing.storedSquare(x: square.x * factor, y: square.y * factor, side: side,
-                                               orientation: full.orientation,
-                                               width: Double(stored.width), height: Double(stored.height))
+                                               orientation: full.orientation, width: Double(w), height: Double(h))
         let outSide = max(1, min(visionSize, Int(side.rounded())))
-        // The JPEG for the vision call and the tier-0 hashes are independent: run them side by
-        // side on the two cores, balanced — finding the cover's outline goes with the JPEG, the
-        // luma table and crop search on the other side; only the few quad warps run after.
+        let orientation = full.orientation
+
+        // Phase 1: one core decodes; the other takes the rows as they arrive — the luma table
+        // for hashing, the shrunk copy for edge finding, the first pass of the vision resize.
+        let progress = RowProgress()
+        var plan = Resampler.Plan(sourceWidth: w, sourceHeight: h, channels: 3,
+                                  crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
+        var shrinker = EdgeMap.Shrinker(width: w, height: h, channels: 3)
+        var sums: [UInt32] = []
+        var decodeError: Error?
+        let count = w * h * 3
+        // The decoded photo itself is needed only while its rows go by.
+        _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            DispatchQueue.concurrentPerform(iterations: 2) { task in
+                if task == 0 {
+                    do {
+                        try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
+                    } catch {
+                        decodeError = error
+                    }
+                    return
+                }
+                let source = UnsafePointer(buffer.baseAddress!)
+                let tableCount = (w + 1) * (h + 1)
+                sums = [UInt32](unsafeUninitializedCapacity: tableCount) { table, filled in
+                    IntegralImage.startTable(table.baseAddress!, width: w)
+                    var done = 0
+                    while done < h {
+                        guard let ready = progress.wait(beyond: done), ready > done else { break }
+                        IntegralImage.addRows(done..<ready, pixels: source, width: w, channels: 3, to: table.baseAddress!)
+                        shrinker.add(done..<ready, pixels: source)
+                        plan.add(done..<ready, pixels: source)
+                        done = ready
+                    }
+                    if done < h { table.initialize(repeating: 0) }  // Decoding failed; thrown below.
+                    filled = tableCount
+                }
+            }
+            if decodeError != nil { buffer.initialize(repeating: 0) }
+            initialized = count
+        }
+        if let decodeError { throw decodeError }
+
+        // Phase 2: the vision JPEG, the cover's outline, and the crop search one scale at a time,
+        // handed out to both cores as they free up (longest first).
+        let integral = IntegralImage(width: w, height: h, sums: sums)
+        let scales = cropSearch.scales, offsets = cropSearch.offsets, quality = quality
         var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
-        var base: PhotoHashes?
-        var integral: IntegralImage?
-        var quads: [Quad] = []
-        let orientation = full.orientation, search = cropSearch, quality = quality
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
-            if task == 0 {
-                let resized = Resampler.resize(stored, crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
-                jpeg = Result { try JPEGCodec.encode(resized.oriented(orientation), quality: quality) }
-                quads = QuadFinder.find(in: stored)
-            } else {
-                let table = IntegralImage(stored)
-                base = CoverHashing.photoHashes(of: table, orientation: orientation, search: search)
-                integral = table
+        var outline: [Hash256] = []
+        var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
+        var crops = [[Hash256]](repeating: [], count: scales.count)
+        crops.withUnsafeMutableBufferPointer { crops in
+            DispatchQueue.concurrentPerform(iterations: 2 + scales.count) { task in
+                switch task {
+                case 0:
+                    jpeg = Result { try JPEGCodec.encode(plan.finish().oriented(orientation), quality: quality) }
+                case 1:
+                    let quads = QuadFinder.find(in: EdgeMap(shrinker))
+                    outline = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
+                    centre = CoverHashing.centreHashes(of: integral, orientation: orientation)
+                default:
+                    crops[task - 2] = CoverHashing.cropCandidates(of: integral, orientation: orientation,
+                                                                  scale: scales[task - 2], offsets: offsets)
+                }
             }
         }
-        var hashes: PhotoHashes?
-        if let base, let integral {
-            let extra = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
-            hashes = PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
-        }
-        guard let hashes else { throw ImageError.encodingFailed("hashing did not run") }
+        let hashes = PhotoHashes(candidates: crops.flatMap { $0 } + outline, pHash: centre.pHash, dHash: centre.dHash)
         return PreparedPhoto(visionJPEG: try jpeg.get(), visionSide: outSide, hashes: hashes, header: header)
     }
 
@@ -117,6 +162,9 @@ public struct ImagePreparer: Sendable {
     public func thumbnail(fromArtwork data: Data) throws -> Data {
         try prepareArtwork(data).thumbnail
     }
+
+    /// Once per process, before the first photo (see `crate_tune_allocator`).
+    private static let allocatorTuned: Void = crate_tune_allocator()
 
     // MARK: - Validation
 

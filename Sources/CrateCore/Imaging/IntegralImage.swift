@@ -8,38 +8,59 @@ struct IntegralImage {
 
     /// Builds the table straight from RGB (luma computed on the fly) or grey pixels.
     init(_ image: RGBImage) {
-        let w = image.width, h = image.height, stride = w + 1
-        let c = image.channels
-        let count = stride * (h + 1)
+        let w = image.width, h = image.height
         // UInt32 holds up to 16.8 M pixels of 255 — the decode is at most ~3 MP after DCT scaling;
         // larger inputs are first shrunk by the caller.
         precondition(w * h <= 16_000_000)
-        sums = [UInt32](unsafeUninitializedCapacity: count) { s, initialized in
-            for x in 0...w { s[x] = 0 }
+        let count = (w + 1) * (h + 1)
+        let sums = [UInt32](unsafeUninitializedCapacity: count) { s, initialized in
             image.pixels.withUnsafeBufferPointer { p in
-                for y in 0..<h {
-                    let above = (y) * stride
-                    let here = (y + 1) * stride
-                    s[here] = 0
-                    var rowSum: UInt32 = 0
-                    var i = y * w * c
-                    for x in 0..<w {
-                        let luma: UInt32
-                        if c == 3 {
-                            luma = (77 &* UInt32(p[i]) &+ 150 &* UInt32(p[i + 1]) &+ 29 &* UInt32(p[i + 2])) >> 8
-                        } else {
-                            luma = UInt32(p[i])
-                        }
-                        i += c
-                        rowSum &+= luma
-                        s[here + x + 1] = s[above + x + 1] &+ rowSum
-                    }
-                }
+                Self.startTable(s.baseAddress!, width: w)
+                Self.addRows(0..<h, pixels: p.baseAddress!, width: w, channels: image.channels, to: s.baseAddress!)
             }
             initialized = count
         }
-        width = w
-        height = h
+        self.init(width: w, height: h, sums: sums)
+    }
+
+    /// A table built with `startTable` and `addRows`.
+    init(width: Int, height: Int, sums: [UInt32]) {
+        precondition(sums.count == (width + 1) * (height + 1))
+        self.width = width
+        self.height = height
+        self.sums = sums
+    }
+
+    /// The zero first row of a table being built row by row.
+    static func startTable(_ s: UnsafeMutablePointer<UInt32>, width w: Int) {
+        s.initialize(repeating: 0, count: w + 1)
+    }
+
+    /// Adds image rows `rows` (all rows before them already added) to a table being built, so
+    /// it can grow while the image is still decoding.
+    static func addRows(_ rows: Range<Int>, pixels p: UnsafePointer<UInt8>, width w: Int, channels c: Int,
+                        to s: UnsafeMutablePointer<UInt32>) {
+        let stride = w + 1
+        for y in rows {
+            let above = s + y * stride, here = s + (y + 1) * stride
+            here[0] = 0
+            var rowSum: UInt32 = 0
+            let src = p + y * w * c
+            // The running row sum is serial; adding the row above is a separate, vectorised pass.
+            if c == 3 {
+                for x in 0..<w {
+                    let i = 3 * x
+                    rowSum &+= (77 &* UInt32(src[i]) &+ 150 &* UInt32(src[i + 1]) &+ 29 &* UInt32(src[i + 2])) >> 8
+                    here[x + 1] = rowSum
+                }
+            } else {
+                for x in 0..<w {
+                    rowSum &+= UInt32(src[x])
+                    here[x + 1] = rowSum
+                }
+            }
+            for x in 1...w { here[x] &+= above[x] }
+        }
     }
 
     /// Samples an `n × n` grid of box averages over the square (x, y, side) into `out` (row-major).
@@ -50,8 +71,8 @@ struct IntegralImage {
         var xs = [Int](repeating: 0, count: n + 1)
         var ys = [Int](repeating: 0, count: n + 1)
         for i in 0...n {
-            xs[i] = min(width, max(0, Int((x + Double(i) * cell).rounded())))
-            ys[i] = min(height, max(0, Int((y + Double(i) * cell).rounded())))
+            xs[i] = min(width, max(0, (x + Double(i) * cell).roundedInt))
+            ys[i] = min(height, max(0, (y + Double(i) * cell).roundedInt))
         }
         for i in 1...n {
             if xs[i] <= xs[i - 1] { xs[i] = min(width, xs[i - 1] + 1) }
@@ -86,10 +107,10 @@ extension IntegralImage {
                 let v = (Double(j) + 0.5) / Double(n)
                 for i in 0..<n {
                     let (px, py) = map.apply(u: (Double(i) + 0.5) / Double(n), v: v)
-                    let x0 = min(width - 1, max(0, Int((px - half).rounded())))
-                    let y0 = min(height - 1, max(0, Int((py - half).rounded())))
-                    let x1 = max(x0 + 1, min(width, Int((px + half).rounded())))
-                    let y1 = max(y0 + 1, min(height, Int((py + half).rounded())))
+                    let x0 = min(width - 1, max(0, (px - half).roundedInt))
+                    let y0 = min(height - 1, max(0, (py - half).roundedInt))
+                    let x1 = max(x0 + 1, min(width, (px + half).roundedInt))
+                    let y1 = max(y0 + 1, min(height, (py + half).roundedInt))
                     let total = s[y1 * stride + x1] &- s[y0 * stride + x1] &- s[y1 * stride + x0] &+ s[y0 * stride + x0]
                     out[j * n + i] = Float(total) / Float((x1 - x0) * (y1 - y0))
                 }

@@ -65,6 +65,30 @@ public enum JPEGCodec {
         return RGBImage(width: header.scaledWidth, height: header.scaledHeight, pixels: pixels)
     }
 
+    /// Decodes into `out` (which must hold `scaledWidth × scaledHeight × 3` bytes) while
+    /// publishing completed rows to `progress`, so another thread can use them as they come.
+    /// `progress` is always ended, also when decoding fails.
+    static func decode(_ data: Data, header: JPEGHeader, fast: Bool, into out: UnsafeMutableBufferPointer<UInt8>,
+                       progress: RowProgress) throws {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var error = crate_jpeg_error()
+        let context = Unmanaged.passUnretained(progress).toOpaque()
+        let status = data.withUnsafeBytes { raw -> crate_jpeg_status in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress, let dest = out.baseAddress else {
+                return CRATE_JPEG_BAD_ARGUMENT
+            }
+            return crate_jpeg_decode_rgb_rows(base, raw.count, Int32(header.scaleNumerator), fast ? 1 : 0,
+                                              dest, out.count, &width, &height, &error, { context, rows in
+                Unmanaged<RowProgress>.fromOpaque(context!).takeUnretainedValue().publish(Int(rows))
+            }, context)
+        }
+        let ok = status == CRATE_JPEG_OK && Int(width) == header.scaledWidth && Int(height) == header.scaledHeight
+        progress.end(failed: !ok)
+        if status != CRATE_JPEG_OK { throw mapError(status, error) }
+        guard ok else { throw ImageError.damaged(detail: "decoded size differs from header") }
+    }
+
     /// Probes and decodes in one go.
     public static func decode(_ data: Data, minShortSide: Int = 0, fast: Bool = false) throws -> (RGBImage, JPEGHeader) {
         let header = try probe(data, minShortSide: minShortSide)

@@ -70,7 +70,11 @@ enum QuadFinder {
 
     /// Up to `limit` distinct cover candidates, best first, in stored-image coordinates.
     static func find(in image: RGBImage, limit: Int = 6) -> [Quad] {
-        let map = EdgeMap(image)
+        find(in: EdgeMap(image), limit: limit)
+    }
+
+    /// As `find(in:limit:)`, on an edge map already made.
+    static func find(in map: EdgeMap, limit: Int = 6) -> [Quad] {
         let vertical = lines(map, centre: 0)    // Normals near 0°: left and right sides.
         let horizontal = lines(map, centre: 90) // Normals near 90°: top and bottom.
         let short = Double(min(map.width, map.height))
@@ -124,7 +128,7 @@ enum QuadFinder {
                     let lo = max(0, offset + maxTilt - spread), hi = min(thetas - 1, offset + maxTilt + spread)
                     guard lo <= hi else { continue }
                     for t in lo...hi {
-                        let rho = Int((Double(x) * cosines[t] + Double(y) * sines[t]).rounded()) + diagonal
+                        let rho = (Double(x) * cosines[t] + Double(y) * sines[t]).roundedInt + diagonal
                         acc[t * rhos + rho] += 1
                     }
                 }

@@ -5,27 +5,75 @@ public enum Resampler {
     /// Resizes the `crop` of `image` (in pixels, may be fractional) to `width × height`.
     public static func resize(_ image: RGBImage, crop: (x: Double, y: Double, width: Double, height: Double)? = nil,
                               width: Int, height: Int) -> RGBImage {
-        let region = crop ?? (0, 0, Double(image.width), Double(image.height))
-        let kx = Kernel(start: region.x, size: region.width, limit: image.width, output: width)
-        let ky = Kernel(start: region.y, size: region.height, limit: image.height, output: height)
-        let firstRow = ky.minSource
-        let rows = ky.maxSourceEnd - firstRow
-        let c = image.channels
-        // Horizontal pass over only the rows the vertical pass reads.
-        var temp = [UInt8](repeating: 0, count: width * rows * c)
-        image.pixels.withUnsafeBufferPointer { src in
+        var plan = Plan(sourceWidth: image.width, sourceHeight: image.height, channels: image.channels,
+                        crop: crop, width: width, height: height)
+        image.pixels.withUnsafeBufferPointer { plan.add(0..<image.height, pixels: $0.baseAddress!) }
+        return plan.finish()
+    }
+
+    /// A resize whose first (horizontal) pass takes source rows as they are decoded; `finish`
+    /// runs the vertical pass once every row it needs has been added.
+    struct Plan {
+        let sourceWidth: Int
+        let channels: Int
+        let width: Int
+        let height: Int
+        private let kx: Kernel
+        private let ky: Kernel
+        private let firstRow: Int
+        private let rows: Int
+        private var temp: [UInt8]
+        private var out: [UInt8]
+        /// Output rows done by the vertical pass so far.
+        private var outRows = 0
+
+        init(sourceWidth: Int, sourceHeight: Int, channels: Int,
+             crop: (x: Double, y: Double, width: Double, height: Double)?, width: Int, height: Int) {
+            let region = crop ?? (0, 0, Double(sourceWidth), Double(sourceHeight))
+            self.sourceWidth = sourceWidth
+            self.channels = channels
+            self.width = width
+            self.height = height
+            kx = Kernel(start: region.x, size: region.width, limit: sourceWidth, output: width)
+            ky = Kernel(start: region.y, size: region.height, limit: sourceHeight, output: height)
+            firstRow = ky.minSource
+            rows = ky.maxSourceEnd - firstRow
+            temp = [UInt8](repeating: 0, count: width * rows * channels)
+            out = [UInt8](repeating: 0, count: width * height * channels)
+        }
+
+        /// Horizontal pass over the source rows in `range` that the vertical pass reads.
+        mutating func add(_ range: Range<Int>, pixels: UnsafePointer<UInt8>) {
+            let lo = max(range.lowerBound, firstRow), hi = min(range.upperBound, firstRow + rows)
+            guard lo < hi else { return }
+            let (kx, sourceWidth, channels, width, firstRow) = (kx, sourceWidth, channels, width, firstRow)
             temp.withUnsafeMutableBufferPointer { dst in
-                horizontal(src: src, srcWidth: image.width, firstRow: firstRow, rows: rows, channels: c, kernel: kx, dst: dst, dstWidth: width)
+                horizontal(src: pixels, srcWidth: sourceWidth, rows: lo..<hi, firstRow: firstRow, channels: channels,
+                           kernel: kx, dst: dst, dstWidth: width)
             }
+            // Rows before `range` were added earlier: every output row whose taps end by `hi`
+            // can be made now, while the rest of the image still decodes.
+            var ready = outRows
+            while ready < height, ky.starts[ready] + ky.taps <= hi { ready += 1 }
+            verticalRows(outRows..<ready)
         }
-        let count = width * height * c
-        let out = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+
+        /// The resized image, once every source row has been added.
+        mutating func finish() -> RGBImage {
+            verticalRows(outRows..<height)
+            return RGBImage(width: width, height: height, channels: channels, pixels: out)
+        }
+
+        private mutating func verticalRows(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            let (ky, firstRow, rowWidth) = (ky, firstRow, width * channels)
             temp.withUnsafeBufferPointer { src in
-                vertical(src: src, firstRow: firstRow, rowWidth: width * c, kernel: ky, dst: dst, rows: height)
+                out.withUnsafeMutableBufferPointer { dst in
+                    vertical(src: src, firstRow: firstRow, rowWidth: rowWidth, kernel: ky, dst: dst, rows: range)
+                }
             }
-            initialized = count
+            outRows = range.upperBound
         }
-        return RGBImage(width: width, height: height, channels: c, pixels: out)
     }
 
     // MARK: - Private
@@ -90,14 +138,15 @@ public enum Resampler {
         return UInt8(truncatingIfNeeded: v < 0 ? 0 : (v > 255 ? 255 : v))
     }
 
-    static func horizontal(src: UnsafeBufferPointer<UInt8>, srcWidth: Int, firstRow: Int, rows: Int, channels c: Int,
+    /// Source rows `rows` into temp rows `row - firstRow`.
+    static func horizontal(src: UnsafePointer<UInt8>, srcWidth: Int, rows: Range<Int>, firstRow: Int, channels c: Int,
                            kernel: Kernel, dst: UnsafeMutableBufferPointer<UInt8>, dstWidth: Int) {
         let taps = kernel.taps
         kernel.starts.withUnsafeBufferPointer { starts in
             kernel.weights.withUnsafeBufferPointer { weights in
-                for r in 0..<rows {
-                    let srcRow = src.baseAddress! + (firstRow + r) * srcWidth * c
-                    let dstRow = dst.baseAddress! + r * dstWidth * c
+                for r in rows {
+                    let srcRow = src + r * srcWidth * c
+                    let dstRow = dst.baseAddress! + (r - firstRow) * dstWidth * c
                     if c == 3 {
                         for x in 0..<dstWidth {
                             var p = srcRow + starts[x] * 3
@@ -129,12 +178,12 @@ public enum Resampler {
     }
 
     static func vertical(src: UnsafeBufferPointer<UInt8>, firstRow: Int, rowWidth: Int, kernel: Kernel,
-                         dst: UnsafeMutableBufferPointer<UInt8>, rows: Int) {
+                         dst: UnsafeMutableBufferPointer<UInt8>, rows: Range<Int>) {
         let taps = kernel.taps
         var acc = [Int32](repeating: 0, count: rowWidth)
         acc.withUnsafeMutableBufferPointer { acc in
             kernel.weights.withUnsafeBufferPointer { weights in
-                for y in 0..<rows {
+                for y in rows {
                     let first = kernel.starts[y] - firstRow
                     for i in 0..<rowWidth { acc[i] = 0 }
                     // Row-at-a-time accumulation keeps memory access sequential (and vectorisable).
