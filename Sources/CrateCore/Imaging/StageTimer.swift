@@ -9,7 +9,7 @@ public enum StageTimer {
         var total: [Double] = [], edge: [Double] = [], find: [Double] = [], warp: [Double] = []
         for _ in 0..<runs {
             var header: JPEGHeader?
-            probe.append(try time { header = try JPEGCodec.probe(data, minShortSide: preparer.visionSize) })
+            probe.append(try time { header = try JPEGCodec.probe(data, minShortSide: preparer.visionSize, powerOfTwoOnly: true) })
             guard let header else { continue }
             var stored: RGBImage?
             decode.append(try time { stored = try JPEGCodec.decode(data, header: header, fast: true) })
@@ -35,9 +35,9 @@ public enum StageTimer {
             warp.append(time { _ = CoverHashing.quadHashes(found, integral: integral, orientation: header.orientation) })
             total.append(try time { _ = try preparer.preparePhoto(data) })
         }
-        return [("probe", probe), ("decode (DCT-scaled)", decode), ("crop+resize 1024", resize), ("orient", orient),
+        return [("probe", probe), ("decode (DCT-scaled, alone)", decode), ("crop+resize 1024", resize), ("orient", orient),
                 ("encode 1024 JPEG", encode), ("hash: luma integral", integralT), ("hash: crop search", search),
-                ("hash: edge quads + warp", quads), ("  edge map", edge), ("  find (incl. edge map)", find), ("  warp hashes", warp), ("total preparePhoto (stages overlap on 2 cores)", total)]
+                ("hash: edge quads + warp", quads), ("  edge map", edge), ("  find (incl. edge map)", find), ("  warp hashes", warp), ("total preparePhoto (decode streams rows to the other core)", total)]
     }
 
     private static func time(_ block: () throws -> Void) rethrows -> Double {
