@@ -30,9 +30,10 @@ public struct LocalMatcher: Sendable {
     public let minMargin: Int
 
     /// Calibrated on `fixtures/images` (see `CoverCalibrationTests`) with edge-found quads plus
-    /// the crop search: true matches 6–82 bits (median 36), every wrong album or unknown cover
-    /// ≥ 84. 78 keeps 6 bits clear of the nearest wrong cover; the 12-bit margin sits between the
-    /// smallest accepted gap (16) and the gaps seen on negatives (4–10). At 100 000 albums the
+    /// the crop search (re-checked with the 1/2-scale decode): true matches 8–82 bits, every
+    /// wrong album ≥ 84 and every unknown cover ≥ 90. 78 keeps 6 bits clear of the nearest wrong
+    /// cover; the 12-bit margin sits between the smallest accepted gap (16) and the gaps seen on
+    /// negatives (0–6). At 100 000 albums the
     /// nearest random cover is ~80 bits away, but so is the runner-up, so the margin rejects it.
     public static let standard = LocalMatcher(maxDistance: 78, minMargin: 12)
 
