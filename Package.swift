@@ -21,7 +21,7 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
-        // System library: libsecret, for API keys in the Secret Service. Desktop only.
+        // System library: libsecret, for API keys in the Secret Service (window and CLI).
         .systemLibrary(
             name: "CSecret",
             pkgConfig: "libsecret-1",
@@ -51,17 +51,25 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The live bindings the core must not import (libsecret) and the composition root's
+        // `AppEnvironment.live`, shared by the window and the CLI.
+        .target(
+            name: "CrateLive",
+            dependencies: ["CrateCore", "CSecret"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "CrateCLI",
             dependencies: [
                 "CrateCore",
+                "CrateLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "crate",
-            dependencies: ["CrateCLI"],
+            dependencies: ["CrateCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
@@ -71,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CrateDesktop",
-            dependencies: ["CrateCore", "CGtk", "CSecret"],
+            dependencies: ["CrateCore", "CrateLive", "CGtk"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.
@@ -101,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCLITests",
-            dependencies: ["CrateCLI", "CrateCore", "CrateTestSupport", "crate"],
+            dependencies: ["CrateCLI", "CrateCore", "CrateLive", "CrateTestSupport", "crate"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

@@ -35,7 +35,7 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    struct Run: ParsableCommand {
+    struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Scan the queued photos, resuming where an interrupted run stopped.",
             discussion: "Exit code 0 if every photo was identified, 2 if some were not, 1 if any failed or the run stopped."
@@ -50,40 +50,29 @@ struct BatchCommand: ParsableCommand {
         @Option(help: "Scan at most this many photos, then stop.")
         var limit: Int?
 
-        func run() throws {
-            let paths = CratePaths()
+        func run() async throws {
             let runner: BatchRunner
             do {
-                let database = try openDatabase(paths: paths)
-                let settings = try Settings.load(paths: paths)
-                let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database, offline: offline)
-                let pipeline = ScanPipeline(database: database, paths: paths, services: services)
-                runner = BatchRunner(queue: BatchQueue(database: database), scanner: pipeline)
+                let environment = try openEnvironment()
+                let pipeline = try environment.services(offline: offline).makeScanPipeline()
+                runner = BatchRunner(queue: BatchQueue(database: environment.database), scanner: pipeline)
             } catch {
                 throw fail(error)
             }
-            let json = self.json, limit = self.limit
-            let outcome = MainActorPump.run { () async -> Result<[ScanReport.Status], Error> in
-                let statuses = StatusLog()
-                do {
-                    try await runner.run(limit: limit) { outcome in
-                        let report = Self.report(outcome)
-                        statuses.append(report.status)
-                        // Written straight to the descriptor so a kill right after loses no line.
-                        FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
-                    }
-                    return .success(statuses.all)
-                } catch {
-                    return .failure(error)
+            let json = self.json
+            let statuses = StatusLog()
+            do {
+                try await runner.run(limit: limit) { outcome in
+                    let report = Self.report(outcome)
+                    statuses.append(report.status)
+                    // Written straight to the descriptor so a kill right after loses no line.
+                    FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
                 }
-            }
-            switch outcome {
-            case .failure(let error):
+            } catch {
                 throw fail(error)
-            case .success(let statuses):
-                if statuses.contains(.error) { throw ExitCode(1) }
-                if statuses.contains(.notIdentified) { throw ExitCode(2) }
             }
+            if statuses.all.contains(.error) { throw ExitCode(1) }
+            if statuses.all.contains(.notIdentified) { throw ExitCode(2) }
         }
 
         private static func report(_ outcome: BatchOutcome) -> ScanReport {

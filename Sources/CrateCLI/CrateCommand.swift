@@ -1,9 +1,10 @@
 import ArgumentParser
 import CrateCore
+import CrateLive
 import Foundation
 
 /// `crate`: Crate without a window, for scripts, diagnostics and tests.
-public struct CrateCommand: ParsableCommand {
+public struct CrateCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "crate",
         abstract: "Identify record covers, review albums and keep your crate — from the terminal.",
@@ -19,6 +20,12 @@ func fail(_ error: Error) -> ExitCode {
     let message = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
     FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
     return ExitCode(1)
+}
+
+/// The composition root for a command: the library (notices printed to stderr), the process
+/// environment, the Secret Service when the session has one.
+func openEnvironment(paths: CratePaths = CratePaths()) throws -> AppEnvironment {
+    AppEnvironment.live(database: try openDatabase(paths: paths), paths: paths)
 }
 
 /// Opens the library, printing any recovery notice to stderr.

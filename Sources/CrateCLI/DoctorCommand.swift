@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateCore
+import CrateLive
 import Foundation
 
 struct DoctorCommand: ParsableCommand {
@@ -27,15 +28,18 @@ struct DoctorCommand: ParsableCommand {
             print("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.isReadOnly ? " — read-only, written by a newer Crate" : "")")
             print("  albums  \(counts.albums), scans \(counts.scans), reviews \(counts.reviews)")
         } catch {
-            problems += 1
             let message = (error as? CrateError)?.message ?? "\(error)"
             print("Library:")
             print("  error   \(message)")
+            problems += 1
         }
 
+        // Read the way every command does, with no library needed to say where keys come from.
+        let variables = ProcessInfo.processInfo.environment
+        let (secrets, secretService) = SecretServiceBackend.probe(environment: variables)
         let settings: Settings
         do {
-            settings = try Settings.load(paths: paths)
+            settings = try Settings.load(paths: paths, environment: variables)
         } catch {
             throw fail(error)
         }
@@ -45,8 +49,13 @@ struct DoctorCommand: ParsableCommand {
         print("  anthropic    \(settings.endpoints.anthropic.absoluteString)")
         print("  openai       \(settings.endpoints.openAI.absoluteString)")
         print("  ollama       \(settings.endpoints.ollama.absoluteString)")
+        let overrides = Settings.activeOverrides(in: variables)
+        if !overrides.isEmpty {
+            print("  overridden for this run by \(overrides.map { "$" + $0 }.joined(separator: ", ")) (never saved)")
+        }
+        print("Secret Service: \(secretService.description)")
         print("Providers (selected: \(settings.provider.rawValue)):")
-        let keys = KeyStore(paths: paths)
+        let keys = KeyStore(paths: paths, environment: variables, secrets: secrets)
         for provider in ProviderKind.allCases where provider.needsKey {
             print("  \(provider.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(keys.source(for: provider).description)")
         }

@@ -3,7 +3,7 @@ import CrateCore
 import Foundation
 
 /// `crate play`: runs the log player on a simulated clock and prints what would play.
-struct PlayCommand: ParsableCommand {
+struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Simulate playing an album (and the grid after it) and print the playback log.",
@@ -29,7 +29,7 @@ struct PlayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let paths = CratePaths()
         let database: AppDatabase
         let grid: GridContext?
@@ -47,37 +47,39 @@ struct PlayCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        let albumID = self.albumID
-        let limitMs = simulateSeconds.map { $0 * 1000 }
-        let failure: String? = MainActorPump.run {
-            let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
-            log.onLine = { print($0) }
-            let simulator = PlaybackSimulator(database: database, log: log)
-            var messages: [String] = []
-            var skipped: [Int64] = []
-            let token = simulator.store.state.subscribe { state in
-                for id in state.skippedAlbumIDs where !skipped.contains(id) { skipped.append(id) }
-                if let message = state.message, messages.last != message { messages.append(message) }
-            }
-            await simulator.run(albumID: albumID, grid: grid, limitMs: limitMs)
-            token.cancel()
-            // Say which albums were skipped; the store's message alone does not name them (the name is a
-            // courtesy: if it cannot be read, the id is enough).
-            let noTrackList = PlaybackError.noTrackList(albumID: 0).message
-            for id in skipped {
-                let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
-                FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
-            }
-            for message in messages where message != noTrackList {
-                FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
-            }
-            if let problem = log.writeError {
-                FileHandle.standardError.write(Data("crate: \(problem)\n".utf8))
-            }
-            // Playing nothing at all is a failure; skipping some albums is not.
-            return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
-        }
+        let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths)
         if failure != nil { throw ExitCode(1) }
+    }
+
+    /// Plays on the simulated clock, printing the log; returns why nothing played, if nothing did.
+    @MainActor
+    private static func simulate(albumID: Int64, grid: GridContext?, limitMs: Int?, database: AppDatabase, paths: CratePaths) async -> String? {
+        let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
+        log.onLine = { print($0) }
+        let simulator = PlaybackSimulator(database: database, log: log)
+        var messages: [String] = []
+        var skipped: [Int64] = []
+        let token = simulator.store.state.subscribe { state in
+            for id in state.skippedAlbumIDs where !skipped.contains(id) { skipped.append(id) }
+            if let message = state.message, messages.last != message { messages.append(message) }
+        }
+        await simulator.run(albumID: albumID, grid: grid, limitMs: limitMs)
+        token.cancel()
+        // Say which albums were skipped; the store's message alone does not name them (the name is a
+        // courtesy: if it cannot be read, the id is enough).
+        let noTrackList = PlaybackError.noTrackList(albumID: 0).message
+        for id in skipped {
+            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
+            FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
+        }
+        for message in messages where message != noTrackList {
+            FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
+        }
+        if let problem = log.writeError {
+            FileHandle.standardError.write(Data("crate: \(problem)\n".utf8))
+        }
+        // Playing nothing at all is a failure; skipping some albums is not.
+        return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
     }
 
     static func parseIDs(_ text: String) throws -> [Int64] {

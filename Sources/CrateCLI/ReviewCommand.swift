@@ -3,7 +3,7 @@ import CrateCore
 import Foundation
 
 /// `crate review`: an honest, music-first review of one album, from the cache or the provider.
-struct ReviewCommand: ParsableCommand {
+struct ReviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "review",
         abstract: "Review an album: summary, evidence, rating, recommendation and key tracks."
@@ -30,7 +30,7 @@ struct ReviewCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         let input: ReviewInput
         do {
             input = try ReviewInput(artist: artist, title: title, year: year, genres: genre, label: label)
@@ -40,19 +40,16 @@ struct ReviewCommand: ParsableCommand {
 
         let service: ReviewService
         do {
-            let paths = CratePaths()
-            let settings = try Settings.load(paths: paths)
-            let database = try openDatabase(paths: paths)
-            let provider = ProviderFactory.make(settings: settings, keys: KeyStore(paths: paths), http: makeLiveHTTPClient(), usage: database)
-            service = ReviewService(provider: provider, database: database, prompts: PromptLibrary.locate(), advancedSearch: settings.advancedSearch)
+            // Never nil online: without a provider it still answers from the cache.
+            guard let reviewer = try openEnvironment().services().reviewer else { throw ReviewError.noProvider }
+            service = reviewer
         } catch {
             throw fail(error)
         }
 
         let outcome: Result<ReviewResult, ReviewError>
         do {
-            let regenerate = self.regenerate
-            outcome = .success(try runBlocking { try await service.review(for: input, regenerate: regenerate) })
+            outcome = .success(try await service.review(for: input, regenerate: regenerate))
         } catch let error as ReviewError {
             outcome = .failure(error)
         } catch {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CrateCore
 import Foundation
 
-struct ScanCommand: ParsableCommand {
+struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Identify album covers from photos and save each scan.",
@@ -18,21 +18,17 @@ struct ScanCommand: ParsableCommand {
     @Argument(help: "Photos of album covers (JPEG).")
     var photos: [String]
 
-    func run() throws {
-        let paths = CratePaths()
+    func run() async throws {
         let pipeline: ScanPipeline
         do {
-            let database = try openDatabase(paths: paths)
-            let settings = try Settings.load(paths: paths)
-            let services = LiveServices.make(settings: settings, keys: KeyStore(paths: paths), database: database, offline: offline)
-            pipeline = ScanPipeline(database: database, paths: paths, services: services)
+            pipeline = try openEnvironment().services(offline: offline).makeScanPipeline()
         } catch {
             throw fail(error)
         }
         var outcomes: [ScanReport.Status] = []
         for photo in photos {
             let url = URL(fileURLWithPath: photo)
-            let report = MainActorPump.run { await ScanReport.make(file: photo, pipeline: pipeline, url: url) }
+            let report = await ScanReport.make(file: photo, pipeline: pipeline, url: url)
             outcomes.append(report.status)
             if json {
                 print(report.jsonLine())

@@ -8,13 +8,10 @@ final class CrateApplication {
     let app: UnsafeMutablePointer<GtkApplication>
     let options: LaunchOptions
     var window: MainWindow?
-    var database: AppDatabase?
-    var scanStore: ScanStore?
-    var detailStore: AlbumDetailStore?
-    var libraryStore: LibraryStore?
+    /// The composition root; nil when the library could not be opened.
+    var model: AppModel?
     let paths = CratePaths()
     var preferencesWindow: PreferencesWindow?
-    var queuedScanner: QueuedScanner?
     private(set) var exitStatus: Int32 = 0
 
     init(options: LaunchOptions) {

@@ -5,9 +5,9 @@ import Foundation
 /// Scanning from the window: drop, Ctrl+O, Ctrl+V, files from the command line; progress,
 /// failure banner, Escape to cancel.
 extension MainWindow {
-    func attachScanning(_ store: ScanStore, queue: QueuedScanner?) {
+    func attachScanning(_ store: ScanStore, model: AppModel) {
         scanStore = store
-        scanQueue = queue
+        self.model = model
         store.state.subscribe(initial: true) { [weak self] state in
             self?.renderScan(state)
         }.store(in: &tokens)
@@ -36,18 +36,11 @@ extension MainWindow {
 
     /// Files from a drop, the file chooser, the command line or a file manager.
     func receive(files: [String]) {
-        guard let scanStore else {
+        guard let model else {
             banner.show("Scanning is unavailable until the library opens.", isError: true)
             return
         }
-        let urls = files.map { prepareForScan(URL(fileURLWithPath: $0)) }
-        do {
-            try scanQueue?.remember(urls)
-        } catch {
-            // Scanning still works; only the kill-proof bookkeeping is missing.
-            Log.error("could not queue \(urls.count) file(s): \(error.localizedDescription)")
-        }
-        scanStore.scan(files: urls)
+        model.scan(files: files.map { prepareForScan(URL(fileURLWithPath: $0)) })
     }
 
     /// An image that arrived as pixels (pasted, or dragged from a browser).

@@ -16,7 +16,8 @@ final class MainWindow {
     let progressView = ScanProgressView()
     let errorBanner = ErrorBanner()
     var scanStore: ScanStore?
-    var scanQueue: QueuedScanner?
+    /// The stores and services (the composition root); nil until the library opens.
+    var model: AppModel?
     var convertedFiles: [URL] = []
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>

@@ -12,7 +12,8 @@ public final class PlaybackStore {
 
     let database: AppDatabase
     let player: any Player
-    let trackLists: TrackListProvider
+    /// Replaced when settings change (another MusicBrainz endpoint or contact).
+    private(set) var trackLists: TrackListProvider
     var manager: AlbumQueueManager?
     var albums: [Int64: Album] = [:]
     /// The next batch, loading in the background since the current batch's last album started.
@@ -35,6 +36,11 @@ public final class PlaybackStore {
     }
 
     // MARK: - Intents
+
+    /// Looks up missing track lists through `provider` from now on (after Preferences changed).
+    public func replaceTrackLists(_ provider: TrackListProvider) {
+        trackLists = provider
+    }
 
     /// Plays an album from its first track. With a grid, the albums after it follow in batches.
     public func play(albumID: Int64, grid: GridContext? = nil) async {

@@ -17,6 +17,16 @@ public enum ProviderKind: String, CaseIterable, Codable, Sendable {
     }
 
     public var needsKey: Bool { self == .anthropic || self == .openai }
+
+    /// Where this provider's base URL lives in `Endpoints` (nil for `none`).
+    public var endpointKeyPath: WritableKeyPath<Endpoints, URL>? {
+        switch self {
+        case .anthropic: return \.anthropic
+        case .openai: return \.openAI
+        case .ollama: return \.ollama
+        case .none: return nil
+        }
+    }
 }
 
 /// User settings: `settings.json` in the config directory, overridden by `CRATE_*` variables.
@@ -30,23 +40,29 @@ public struct Settings: Equatable, Sendable, Codable {
 
     public init() {}
 
-    /// Reads `settings.json` (missing → defaults) and applies environment overrides.
-    /// A malformed file is reported, not silently replaced.
+    /// Reads `settings.json` (missing → defaults) and applies the environment's overrides: the
+    /// settings a process runs with. A malformed file is reported, not silently replaced.
     public static func load(paths: CratePaths, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
-        var settings = Settings()
-        if let data = FileManager.default.contents(atPath: paths.settingsURL.path), !data.isEmpty {
-            do {
-                settings = try JSONDecoder().decode(Settings.self, from: data)
-            } catch {
-                throw SettingsError.malformed(path: paths.settingsURL.path)
-            }
+        try loadSaved(paths: paths).applyingOverrides(from: environment)
+    }
+
+    /// What `settings.json` says, with no environment applied: what Preferences edits and saves,
+    /// so a one-off `CRATE_*` override never becomes permanent.
+    public static func loadSaved(paths: CratePaths) throws -> Settings {
+        guard let data = FileManager.default.contents(atPath: paths.settingsURL.path), !data.isEmpty else { return Settings() }
+        do {
+            return try JSONDecoder().decode(Settings.self, from: data)
+        } catch {
+            throw SettingsError.malformed(path: paths.settingsURL.path)
         }
+    }
+
+    /// These settings with the `CRATE_*` variables of `environment` on top.
+    public func applyingOverrides(from environment: [String: String]) throws -> Settings {
+        var settings = self
         for (name, keyPath) in Endpoints.environmentKeys {
             if let value = environment[name], !value.isEmpty {
-                guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
-                    throw SettingsError.invalidEndpoint(variable: name, value: value)
-                }
-                settings.endpoints[keyPath: keyPath] = url
+                settings.endpoints[keyPath: keyPath] = try Self.url(value, variable: name)
             }
         }
         if let provider = environment["CRATE_PROVIDER"], !provider.isEmpty {
@@ -63,18 +79,24 @@ public struct Settings: Equatable, Sendable, Codable {
             settings.advancedSearch = ["1", "true", "yes", "on"].contains(flag.lowercased())
         }
         // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
-        if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty {
-            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
-                throw SettingsError.invalidEndpoint(variable: "CRATE_PROVIDER_URL", value: value)
-            }
-            switch settings.provider {
-            case .anthropic: settings.endpoints.anthropic = url
-            case .openai: settings.endpoints.openAI = url
-            case .ollama: settings.endpoints.ollama = url
-            case .none: break
-            }
+        if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty, let keyPath = settings.provider.endpointKeyPath {
+            settings.endpoints[keyPath: keyPath] = try Self.url(value, variable: "CRATE_PROVIDER_URL")
         }
         return settings
+    }
+
+    /// The variables of `environment` that override a saved setting, in a stable order.
+    public static func activeOverrides(in environment: [String: String]) -> [String] {
+        let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH"]
+            + Endpoints.environmentKeys.map(\.name)
+        return names.filter { !(environment[$0] ?? "").isEmpty }
+    }
+
+    private static func url(_ value: String, variable: String) throws -> URL {
+        guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw SettingsError.invalidEndpoint(variable: variable, value: value)
+        }
+        return url
     }
 
     public func save(paths: CratePaths) throws {

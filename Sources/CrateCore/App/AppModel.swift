@@ -1,0 +1,86 @@
+import Foundation
+
+/// The window's composition root: the stores, built once from an `AppEnvironment`, and the one
+/// place that rebuilds services when settings change and hands them to every store that uses them.
+///
+/// Stores refresh themselves from the database; nothing here reloads a store after a write.
+@MainActor
+public final class AppModel {
+    public let environment: AppEnvironment
+    public private(set) var services: AppServices
+    /// Set when the settings file could not be read; the defaults are in use meanwhile.
+    public private(set) var settingsProblem: String?
+    public let library: LibraryStore
+    public let history: HistoryStore
+    public let detail: AlbumDetailStore
+    public let scans: ScanStore
+    public let playback: PlaybackStore
+    /// Files dropped on the window wait in the library's queue until their scan is saved, so a
+    /// killed session hands them to the next one.
+    public private(set) var queue: QueuedScanner
+    private var pipeline: ScanPipeline
+
+    public init(environment: AppEnvironment, player: any Player) {
+        self.environment = environment
+        let database = environment.database
+        let services: AppServices
+        do {
+            services = try environment.services()
+        } catch {
+            settingsProblem = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            services = environment.services(settings: Settings())
+        }
+        self.services = services
+        library = LibraryStore(database: database)
+        history = HistoryStore(database: database)
+        detail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        playback = PlaybackStore(database: database, player: player, trackLists: services.trackLists)
+        pipeline = services.makeScanPipeline()
+        queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
+        scans = ScanStore(scanner: queue)
+    }
+
+    /// Starts background work: artwork and track lists a killed or failed scan never got, and
+    /// the files a previous session queued but never scanned.
+    public func start() {
+        let pipeline = self.pipeline
+        Task { await pipeline.repairArtwork() }
+        do {
+            let unfinished = try queue.unfinishedFiles().filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !unfinished.isEmpty { scans.scan(files: unfinished) }
+        } catch {
+            Log.error("could not read the scan queue: \(error.localizedDescription)")
+        }
+    }
+
+    /// Scans files dropped, opened or pasted: queued in the library first, so a kill loses none.
+    public func scan(files: [URL]) {
+        guard !files.isEmpty else { return }
+        do {
+            try queue.remember(files)
+        } catch {
+            // Scanning still works; only the kill-proof bookkeeping is missing.
+            Log.error("could not queue \(files.count) file(s): \(error.localizedDescription)")
+        }
+        scans.scan(files: files)
+    }
+
+    /// A Preferences store whose save rebuilds this model's services.
+    public func makePreferences() -> PreferencesStore {
+        let preferences = PreferencesStore(environment: environment)
+        preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
+        return preferences
+    }
+
+    /// Rebuilds every service from `settings` and gives each store its new ones: the next scan,
+    /// review and track-list lookup use them.
+    public func apply(settings: Settings) {
+        services = environment.services(settings: settings)
+        settingsProblem = nil
+        pipeline = services.makeScanPipeline()
+        queue = QueuedScanner(queue: BatchQueue(database: environment.database), scanner: pipeline)
+        scans.replaceScanner(queue)
+        detail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        playback.replaceTrackLists(services.trackLists)
+    }
+}

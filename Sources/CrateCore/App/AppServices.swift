@@ -1,0 +1,59 @@
+import Foundation
+
+/// Everything built from one set of settings: the clients pointed at the configured endpoints,
+/// the configured provider (vision and reviews), and what the scan pipeline, the detail pane and
+/// playback need from them. Rebuilt as a whole when settings change.
+public struct AppServices: Sendable {
+    public let environment: AppEnvironment
+    public let settings: Settings
+    /// The provider with its key, recording usage; nil when none is configured or offline.
+    public let provider: (any LLMProvider)?
+    public let musicBrainz: MusicBrainzClient?
+    public let coverArt: CoverArtClient?
+    public let reviewer: ReviewService?
+    public let identifier: VisionIdentifier?
+
+    init(environment: AppEnvironment, settings: Settings, offline: Bool) {
+        self.environment = environment
+        self.settings = settings
+        guard !offline else {
+            provider = nil; musicBrainz = nil; coverArt = nil; reviewer = nil; identifier = nil
+            return
+        }
+        let transport = environment.transport
+        let database = environment.database
+        let prompts = PromptLibrary.locate()
+        let provider = ProviderFactory.make(settings: settings, keys: environment.keys, http: ResilientHTTPClient(base: transport), usage: database)
+        self.provider = provider
+        musicBrainz = .live(settings: settings, transport: transport)
+        coverArt = .live(settings: settings, transport: transport, validate: { try ImagePreparer.validate($0) })
+        reviewer = ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
+        identifier = provider.map { VisionIdentifier(provider: $0, prompts: prompts, advancedSearch: settings.advancedSearch) }
+    }
+
+    /// The scan pipeline's view of these services.
+    public var scan: ScanPipeline.Services {
+        ScanPipeline.Services(identifier: identifier, musicBrainz: musicBrainz, coverArt: coverArt, reviewer: reviewer)
+    }
+
+    /// A scan pipeline over the library with these services.
+    public func makeScanPipeline() -> ScanPipeline {
+        ScanPipeline(database: environment.database, paths: environment.paths, services: scan)
+    }
+
+    /// Track lists for playback: the library first, MusicBrainz for albums saved without one.
+    public var trackLists: TrackListProvider {
+        musicBrainz.map { TrackListProvider.musicBrainz($0, database: environment.database) } ?? .unavailable
+    }
+
+    /// The detail pane's review functions: the cache always; generation only with a provider.
+    public var reviewLookup: AlbumDetailStore.ReviewLookup {
+        let reviewer = self.reviewer
+        return { album in try reviewer?.cachedReview(for: album) }
+    }
+
+    public var reviewGenerator: AlbumDetailStore.ReviewGenerator? {
+        guard let reviewer, reviewer.canGenerate else { return nil }
+        return { album, regenerate in try await reviewer.review(for: album, regenerate: regenerate) }
+    }
+}

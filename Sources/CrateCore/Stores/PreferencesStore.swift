@@ -1,0 +1,168 @@
+import Foundation
+
+/// What the Preferences window shows: the saved settings being edited, never the environment's
+/// one-off overrides (those are named in `overrideNotice` instead).
+public struct PreferencesState: Equatable, Sendable {
+    public var provider: ProviderKind = .none
+    /// The model as typed; empty means the provider's default (`modelPlaceholder`).
+    public var model = ""
+    public var modelPlaceholder = ""
+    /// The selected provider's base URL, as typed.
+    public var endpoint = ""
+    public var advancedSearch = false
+    public var contact = ""
+    /// Where the selected provider's key comes from ("A key is saved (from …)"); never the key.
+    public var keyStatus = ""
+    /// False for `none`: model, endpoint and key mean nothing without a provider.
+    public var providerFieldsEnabled = false
+    public var keyFieldEnabled = false
+    /// Which `CRATE_*` variables override the saved settings in this session, if any.
+    public var overrideNotice: String?
+    public var errorMessage: String?
+
+    public init() {}
+}
+
+/// Preferences as a store: validation, the provider → endpoint mapping, saving settings and keys.
+/// The window only binds fields to these intents.
+@MainActor
+public final class PreferencesStore {
+    /// The providers in the order the window lists them, with their display names.
+    public static let providers: [(kind: ProviderKind, name: String)] = [
+        (.none, "None — offline matching only"),
+        (.anthropic, "Anthropic"),
+        (.openai, "OpenAI"),
+        (.ollama, "Ollama (local)"),
+    ]
+
+    public let state = ObservableValue(PreferencesState())
+    /// Called after a save with the settings the process now runs with (saved + overrides), so
+    /// the app rebuilds its services in one place.
+    public var onSaved: ((Settings) -> Void)?
+
+    private let environment: AppEnvironment
+    private var saved: Settings
+    /// What was typed per provider, so switching back and forth keeps it until Save.
+    private var endpointTexts: [ProviderKind: String] = [:]
+    private var modelTexts: [ProviderKind: String] = [:]
+    private var pendingKey = ""
+
+    public init(environment: AppEnvironment) {
+        self.environment = environment
+        var loadError: String?
+        do {
+            saved = try environment.savedSettings()
+        } catch {
+            saved = Settings()
+            loadError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        }
+        for (kind, _) in Self.providers {
+            endpointTexts[kind] = kind.endpointKeyPath.map { saved.endpoints[keyPath: $0].absoluteString } ?? ""
+        }
+        modelTexts[saved.provider] = saved.model ?? ""
+        var initial = PreferencesState()
+        initial.advancedSearch = saved.advancedSearch
+        initial.contact = saved.musicBrainzContact
+        initial.errorMessage = loadError
+        let overrides = Settings.activeOverrides(in: environment.variables)
+        if !overrides.isEmpty {
+            initial.overrideNotice = "This session also uses \(overrides.map { "$" + $0 }.joined(separator: ", ")), which win over what is saved here and are never saved."
+        }
+        state.set(initial)
+        showProvider(saved.provider)
+    }
+
+    // MARK: - Intents
+
+    public func selectProvider(_ kind: ProviderKind) {
+        guard kind != state.value.provider else { return }
+        pendingKey = ""  // A key typed for one provider is never saved for another.
+        showProvider(kind)
+    }
+
+    public func setModel(_ text: String) {
+        modelTexts[state.value.provider] = text
+        state.update { $0.model = text }
+    }
+
+    public func setEndpoint(_ text: String) {
+        endpointTexts[state.value.provider] = text
+        state.update { $0.endpoint = text; $0.errorMessage = nil }
+    }
+
+    public func setAdvancedSearch(_ on: Bool) {
+        state.update { $0.advancedSearch = on }
+    }
+
+    public func setContact(_ text: String) {
+        state.update { $0.contact = text }
+    }
+
+    /// A key typed for the selected provider; stored only by `save()`, never kept in `state`.
+    public func setKey(_ text: String) {
+        pendingKey = text
+    }
+
+    /// Validates and saves settings (and a typed key). False, with `errorMessage` set, when
+    /// something must be fixed first; nothing is written then.
+    @discardableResult
+    public func save() -> Bool {
+        let current = state.value
+        var next = saved
+        next.provider = current.provider
+        if let keyPath = current.provider.endpointKeyPath {
+            guard let url = Self.endpointURL(current.endpoint) else {
+                state.update { $0.errorMessage = "The endpoint must be an http:// or https:// address." }
+                return false
+            }
+            next.endpoints[keyPath: keyPath] = url
+        }
+        let model = current.model.trimmingCharacters(in: .whitespaces)
+        next.model = current.provider == .none || model.isEmpty ? nil : model
+        next.advancedSearch = current.advancedSearch
+        let contact = current.contact.trimmingCharacters(in: .whitespaces)
+        if !contact.isEmpty { next.musicBrainzContact = contact }
+        do {
+            try next.save(paths: environment.paths)
+            let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
+        } catch {
+            state.update { $0.errorMessage = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)" }
+            return false
+        }
+        saved = next
+        pendingKey = ""
+        state.update { $0.errorMessage = nil }
+        // The variables were valid when the process started; if not, the saved settings stand.
+        onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
+        showProvider(current.provider)
+        return true
+    }
+
+    // MARK: - Private
+
+    private func showProvider(_ kind: ProviderKind) {
+        let source = environment.keys.source(for: kind)
+        let keyStatus: String
+        switch source {
+        case .missing: keyStatus = kind == .none ? "" : (kind.needsKey ? "No key saved. Paste one above." : "No key needed.")
+        case .refusedInsecureFile: keyStatus = source.description
+        default: keyStatus = "A key is saved (\(source.description)). Type a new one to replace it."
+        }
+        state.update {
+            $0.provider = kind
+            $0.model = modelTexts[kind] ?? ""
+            $0.modelPlaceholder = ProviderFactory.defaultModel(for: kind)
+            $0.endpoint = endpointTexts[kind] ?? ""
+            $0.providerFieldsEnabled = kind != .none
+            $0.keyFieldEnabled = kind.needsKey || kind == .ollama
+            $0.keyStatus = keyStatus
+        }
+    }
+
+    private static func endpointURL(_ text: String) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+import CrateCLI
+
+/// The `crate` executable: an async entry point, so commands await their work directly.
+@main
+enum CrateMain {
+    static func main() async {
+        await CrateCommand.main(nil)
+    }
+}

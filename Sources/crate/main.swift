@@ -1,3 +1,0 @@
-import CrateCLI
-
-CrateCommand.main()

@@ -1,0 +1,129 @@
+import CrateTestSupport
+import Foundation
+import Testing
+@testable import CrateCore
+
+/// An in-memory Secret Service shared by the "processes" of a test.
+final class MemorySecrets: SecretBackend, @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [ProviderKind: String] = [:]
+
+    func lookup(provider: ProviderKind) -> String? {
+        lock.withLock { keys[provider] }
+    }
+
+    func store(_ key: String, provider: ProviderKind) -> Bool {
+        lock.withLock { keys[provider] = key }
+        return true
+    }
+}
+
+@Suite("Preferences store")
+@MainActor
+struct PreferencesStoreTests {
+    private func environment(_ dir: TemporaryDirectory, variables: [String: String] = [:], secrets: (any SecretBackend)? = nil) throws -> AppEnvironment {
+        AppEnvironment(paths: dir.paths, variables: variables, database: try AppDatabase.inMemory(), secrets: secrets)
+    }
+
+    /// Bug: saving Preferences wrote the process's `CRATE_*` overrides into settings.json, so a
+    /// one-off `CRATE_MUSICBRAINZ_URL` became permanent.
+    @Test func savingNeverWritesEnvironmentOverrides() throws {
+        // Given a session started with overrides
+        let dir = try TemporaryDirectory()
+        let variables = ["CRATE_MUSICBRAINZ_URL": "http://127.0.0.1:9999/ws/2", "CRATE_PROVIDER": "ollama", "CRATE_MODEL": "llava"]
+        let store = PreferencesStore(environment: try environment(dir, variables: variables))
+        var applied: Settings?
+        store.onSaved = { applied = $0 }
+        #expect(store.state.value.provider == .none, "shows what is saved, not the override")
+        #expect(store.state.value.overrideNotice?.contains("$CRATE_MUSICBRAINZ_URL") == true)
+
+        // When the user picks a provider and saves
+        store.selectProvider(.anthropic)
+        store.setEndpoint("http://127.0.0.1:7777")
+        #expect(store.save())
+
+        // Then the file holds the user's choices and none of the overrides
+        let text = try String(contentsOf: dir.paths.settingsURL, encoding: .utf8)
+        #expect(!text.contains("9999") && !text.contains("llava"))
+        let saved = try Settings.loadSaved(paths: dir.paths)
+        #expect(saved.provider == .anthropic && saved.model == nil)
+        #expect(saved.endpoints.anthropic.absoluteString == "http://127.0.0.1:7777")
+        #expect(saved.endpoints.musicBrainz == Endpoints.defaults.musicBrainz)
+        // …while the running app keeps using them
+        #expect(applied?.endpoints.musicBrainz.absoluteString == "http://127.0.0.1:9999/ws/2")
+        #expect(applied?.provider == .ollama)
+    }
+
+    @Test func aBadEndpointIsRefusedAndNothingIsWritten() throws {
+        let dir = try TemporaryDirectory()
+        let store = PreferencesStore(environment: try environment(dir))
+        store.selectProvider(.openai)
+        store.setEndpoint("ftp://example.org")
+        #expect(!store.save())
+        #expect(store.state.value.errorMessage == "The endpoint must be an http:// or https:// address.")
+        #expect(!FileManager.default.fileExists(atPath: dir.paths.settingsURL.path))
+        store.setEndpoint("https://proxy.example.org/v1")
+        #expect(store.save())
+        #expect(store.state.value.errorMessage == nil)
+    }
+
+    @Test func endpointsAndModelsAreKeptPerProviderWhileSwitching() throws {
+        let dir = try TemporaryDirectory()
+        let store = PreferencesStore(environment: try environment(dir))
+        store.selectProvider(.ollama)
+        #expect(store.state.value.endpoint == Endpoints.defaults.ollama.absoluteString)
+        #expect(store.state.value.modelPlaceholder == ProviderFactory.defaultModel(for: .ollama))
+        store.setEndpoint("http://192.168.1.5:11434")
+        store.setModel("llava:13b")
+        store.selectProvider(.anthropic)
+        #expect(store.state.value.endpoint == Endpoints.defaults.anthropic.absoluteString)
+        #expect(store.state.value.model == "")
+        store.selectProvider(.ollama)
+        #expect(store.state.value.endpoint == "http://192.168.1.5:11434")
+        #expect(store.state.value.model == "llava:13b")
+        #expect(store.save())
+        let saved = try Settings.loadSaved(paths: dir.paths)
+        #expect(saved.endpoints.ollama.absoluteString == "http://192.168.1.5:11434")
+        #expect(saved.model == "llava:13b")
+    }
+
+    /// A key typed for one provider must never be saved under another.
+    @Test func switchingProviderDropsATypedKey() throws {
+        let dir = try TemporaryDirectory()
+        let secrets = MemorySecrets()
+        let store = PreferencesStore(environment: try environment(dir, secrets: secrets))
+        store.selectProvider(.anthropic)
+        store.setKey("sk-ant-typed")
+        store.selectProvider(.openai)
+        #expect(store.save())
+        #expect(secrets.lookup(provider: .openai) == nil)
+        #expect(secrets.lookup(provider: .anthropic) == nil)
+    }
+
+    /// Bug: the CLI built its key store without the Secret Service, so a key saved in
+    /// Preferences (which deletes the key file) was invisible to `crate scan`.
+    @Test func aKeySavedInPreferencesIsFoundByAnotherProcessEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        let secrets = MemorySecrets()
+        let store = PreferencesStore(environment: try environment(dir, secrets: secrets))
+        store.selectProvider(.anthropic)
+        store.setKey("  sk-ant-saved\n")
+        #expect(store.save())
+        #expect(store.state.value.keyStatus.contains("Secret Service"))
+        #expect(!FileManager.default.fileExists(atPath: KeyStore(paths: dir.paths).keyFileURL(for: .anthropic).path))
+
+        // A second process builds its own environment from the same places.
+        let cli = try environment(dir, secrets: secrets)
+        #expect(cli.keys.key(for: .anthropic) == "sk-ant-saved")
+        let settings = try cli.settings()
+        #expect(ProviderFactory.makeBare(settings: settings, keys: cli.keys, http: cli.transport) is AnthropicProvider)
+    }
+
+    @Test func aMalformedSettingsFileIsReportedNotHidden() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.paths.configDirectory, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: dir.paths.settingsURL)
+        let store = PreferencesStore(environment: try environment(dir))
+        #expect(store.state.value.errorMessage?.contains("not valid JSON") == true)
+    }
+}
