@@ -66,7 +66,10 @@ public final class PreferencesStore {
         initial.errorMessage = loadError
         let overrides = Settings.activeOverrides(in: environment.variables)
         if !overrides.isEmpty {
-            initial.overrideNotice = "This session also uses \(overrides.map { "$" + $0 }.joined(separator: ", ")), which win over what is saved here and are never saved."
+            let names = overrides.map { "$" + $0 }.joined(separator: ", ")
+            initial.overrideNotice = overrides.count == 1
+                ? "This session also uses \(names), which wins over what is saved here and is never saved."
+                : "This session also uses \(names), which win over what is saved here and are never saved."
         }
         state.set(initial)
         showProvider(saved.provider)
