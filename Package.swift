@@ -48,15 +48,13 @@ let package = Package(
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            ]
         ),
         // The live bindings the core must not import (libsecret) and the composition root's
         // `AppEnvironment.live`, shared by the window and the CLI.
         .target(
             name: "CrateLive",
-            dependencies: ["CrateCore", "CSecret"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCore", "CSecret"]
         ),
         .target(
             name: "CrateCLI",
@@ -64,18 +62,15 @@ let package = Package(
                 "CrateCore",
                 "CrateLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            ]
         ),
         .executableTarget(
             name: "crate",
-            dependencies: ["CrateCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "crate-bench",
-            dependencies: ["CrateCore"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCore"]
         ),
         .executableTarget(
             name: "CrateDesktop",
@@ -85,32 +80,27 @@ let package = Package(
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.
         .target(
             name: "CrateTestSupport",
-            dependencies: ["CrateCore"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCore"]
         ),
         // libFuzzer harnesses (RELIABILITY #14). A plain build makes small replay tools; the
         // fuzzers themselves are built by scripts/fuzz with -sanitize=fuzzer and -DCRATE_FUZZ.
         .executableTarget(
             name: "FuzzJPEG",
             dependencies: ["CrateCore"],
-            path: "Sources/Fuzz/FuzzJPEG",
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            path: "Sources/Fuzz/FuzzJPEG"
         ),
         .executableTarget(
             name: "FuzzJSON",
             dependencies: ["CrateCore", "CrateTestSupport"],
-            path: "Sources/Fuzz/FuzzJSON",
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            path: "Sources/Fuzz/FuzzJSON"
         ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore", "CrateTestSupport"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCore", "CrateTestSupport"]
         ),
         .testTarget(
             name: "CrateCLITests",
-            dependencies: ["CrateCLI", "CrateCore", "CrateLive", "CrateTestSupport", "crate"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCLI", "CrateCore", "CrateLive", "CrateTestSupport", "crate"]
         ),
     ]
 )

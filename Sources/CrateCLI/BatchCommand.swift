@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrateCore
 import Foundation
+import Synchronization
 
 /// `crate batch`: a bulk scan through the library's queue, so a kill or a crash loses nothing
 /// and scans nothing twice (RELIABILITY #5).
@@ -113,17 +114,14 @@ struct BatchCommand: ParsableCommand {
 }
 
 /// Collects statuses from the runner's report callback.
-private final class StatusLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var statuses: [ScanReport.Status] = []
+private final class StatusLog: Sendable {
+    private let statuses = Mutex<[ScanReport.Status]>([])
 
     func append(_ status: ScanReport.Status) {
-        lock.lock(); defer { lock.unlock() }
-        statuses.append(status)
+        statuses.withLock { $0.append(status) }
     }
 
     var all: [ScanReport.Status] {
-        lock.lock(); defer { lock.unlock() }
-        return statuses
+        statuses.withLock { $0 }
     }
 }

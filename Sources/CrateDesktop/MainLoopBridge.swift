@@ -13,6 +13,7 @@ private func dispatchMainQueueCallback(_ message: UnsafeMutableRawPointer?)
 ///
 /// `g_application_run` owns the main thread and never drains the dispatch main queue, so without
 /// this bridge `DispatchQueue.main.async` blocks and `@MainActor` tasks never run inside the app.
+@MainActor
 enum MainLoopBridge {
     private(set) static var isInstalled = false
 

@@ -11,6 +11,9 @@ final class TextureCache {
     static let thumbnails = TextureCache(capacity: 400)
     static let artwork = TextureCache(capacity: 30)
 
+    /// Carries a new GdkTexture from the loading queue to the main actor. Unchecked because a
+    /// GdkTexture is immutable once created and its reference count is atomic: handing the one
+    /// reference over is safe, and only the main actor uses it afterwards.
     private struct TexturePointer: @unchecked Sendable { let raw: OpaquePointer? }
 
     private let capacity: Int

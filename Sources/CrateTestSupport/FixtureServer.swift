@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,6 +8,9 @@ import Glibc
 /// internet. Routes are scripted; every request is recorded. One thread per connection, one
 /// response per connection (`Connection: close`), raw POSIX sockets so slow-drip and endless
 /// bodies are easy to produce.
+///
+/// Unchecked because `routes`, `recorded` and `running` are read and written only while holding
+/// `lock` (and `port`/`listenFD` never change), which the compiler cannot see through NSLock.
 public final class FixtureServer: @unchecked Sendable {
     public typealias Handler = @Sendable (RecordedRequest) -> FixtureResponse
 
@@ -147,14 +151,13 @@ extension FixtureServer {
 }
 
 /// A thread-safe counter for scripted sequences.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let value = Mutex(0)
 
     func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value - 1
+        value.withLock { value in
+            defer { value += 1 }
+            return value
+        }
     }
 }

@@ -76,7 +76,8 @@ public struct ImagePreparer: Sendable {
         let count = w * h * 3
         // The decoded photo itself is needed only while its rows go by.
         _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            DispatchQueue.concurrentPerform(iterations: 2) { task in
+            // Task 0 writes the buffer; task 1 reads only rows RowProgress has published.
+            Parallel.perform(iterations: 2) { task in
                 if task == 0 {
                     do {
                         try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
@@ -115,7 +116,8 @@ public struct ImagePreparer: Sendable {
         var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
         var crops = [[Hash256]](repeating: [], count: scales.count)
         crops.withUnsafeMutableBufferPointer { crops in
-            DispatchQueue.concurrentPerform(iterations: 2 + scales.count) { task in
+            // Each task writes its own variable or its own slot of `crops`.
+            Parallel.perform(iterations: 2 + scales.count) { task in
                 switch task {
                 case 0:
                     jpeg = Result { try JPEGCodec.encode(plan.finish().oriented(orientation), quality: quality) }

@@ -86,7 +86,8 @@ public struct LocalMatcher: Sendable {
             table.words.withUnsafeBufferPointer { words in
                 table.ids.withUnsafeBufferPointer { ids in
                     results.withUnsafeMutableBufferPointer { out in
-                        DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        // Each part writes only its own slot of `out`.
+                        Parallel.perform(iterations: parts) { part in
                             let lo = part * chunk, hi = min(table.count, lo + chunk)
                             guard lo < hi else { return }
                             _ = crate_top2_scan_using(path.rawValue, words.baseAddress! + 4 * lo, ids.baseAddress! + lo,

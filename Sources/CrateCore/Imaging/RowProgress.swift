@@ -1,8 +1,11 @@
 import Foundation
 
 /// How many rows of an image being decoded are ready, shared by the decoding thread and a thread
-/// that works on the rows as they arrive (DESIGN §3.5: decoding a 12 MP photo is the longest
-/// step, and one core would otherwise sit idle through it).
+/// that works on the rows as they arrive (decoding a 12 MP photo is the longest step of photo
+/// preparation, and one core would otherwise sit idle through it).
+///
+/// Unchecked because every stored property is read and written only while holding `condition`;
+/// a waiter needs a condition variable, which `Mutex` does not offer.
 final class RowProgress: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready = 0

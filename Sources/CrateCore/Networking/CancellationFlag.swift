@@ -1,19 +1,12 @@
-import Foundation
+import Synchronization
 
 /// A thread-safe one-way switch: set by task cancellation, read by libcurl's progress callback.
-final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+final class CancellationFlag: Sendable {
+    private let cancelled = Atomic<Bool>(false)
 
-    var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
+        cancelled.store(true, ordering: .releasing)
     }
 }

@@ -39,7 +39,7 @@ public final class CurlHTTPClient: HTTPClient {
         try Self.validate(request)
         try Task.checkCancellation()
         let flag = CancellationFlag()
-        let work = { [configuration] in try Self.perform(request, configuration: configuration, cancellation: flag) }
+        let work: @Sendable () throws -> HTTPResponse = { [configuration] in try Self.perform(request, configuration: configuration, cancellation: flag) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
                 let thread = Thread {

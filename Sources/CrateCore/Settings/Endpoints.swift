@@ -18,11 +18,11 @@ public struct Endpoints: Equatable, Sendable, Codable {
     )
 
     /// Environment variables that override each endpoint, in display order.
-    public static let environmentKeys: [(name: String, keyPath: WritableKeyPath<Endpoints, URL>)] = [
+    public static var environmentKeys: [(name: String, keyPath: WritableKeyPath<Endpoints, URL>)] { [
         ("CRATE_MUSICBRAINZ_URL", \.musicBrainz),
         ("CRATE_COVERART_URL", \.coverArtArchive),
         ("CRATE_ANTHROPIC_URL", \.anthropic),
         ("CRATE_OPENAI_URL", \.openAI),
         ("CRATE_OLLAMA_URL", \.ollama),
-    ]
+    ] }
 }

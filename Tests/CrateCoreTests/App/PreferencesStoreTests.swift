@@ -1,19 +1,19 @@
 import CrateTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import CrateCore
 
 /// An in-memory Secret Service shared by the "processes" of a test.
-final class MemorySecrets: SecretBackend, @unchecked Sendable {
-    private let lock = NSLock()
-    private var keys: [ProviderKind: String] = [:]
+final class MemorySecrets: SecretBackend, Sendable {
+    private let keys = Mutex<[ProviderKind: String]>([:])
 
     func lookup(provider: ProviderKind) -> String? {
-        lock.withLock { keys[provider] }
+        keys.withLock { $0[provider] }
     }
 
     func store(_ key: String, provider: ProviderKind) -> Bool {
-        lock.withLock { keys[provider] = key }
+        keys.withLock { $0[provider] = key }
         return true
     }
 }

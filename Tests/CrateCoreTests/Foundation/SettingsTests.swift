@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CrateCore
 
@@ -78,14 +79,23 @@ struct SettingsTests {
 }
 
 /// An in-memory Secret Service.
-private final class FakeSecrets: SecretBackend, @unchecked Sendable {
-    var keys: [ProviderKind: String] = [:]
-    var accepts = true
+private final class FakeSecrets: SecretBackend, Sendable {
+    private let state = Mutex<(keys: [ProviderKind: String], accepts: Bool)>(([:], true))
+    var keys: [ProviderKind: String] {
+        get { state.withLock { $0.keys } }
+        set { state.withLock { $0.keys = newValue } }
+    }
+    var accepts: Bool {
+        get { state.withLock { $0.accepts } }
+        set { state.withLock { $0.accepts = newValue } }
+    }
     func lookup(provider: ProviderKind) -> String? { keys[provider] }
     func store(_ key: String, provider: ProviderKind) -> Bool {
-        guard accepts else { return false }
-        keys[provider] = key
-        return true
+        state.withLock { state in
+            guard state.accepts else { return false }
+            state.keys[provider] = key
+            return true
+        }
     }
 }
 

@@ -6,7 +6,7 @@ public final class AnthropicProvider: LLMProvider {
     public static let defaultModel = "claude-sonnet-4-5"
     public static let apiVersion = "2023-06-01"
     /// The server-side web search tool; five searches are plenty for one album.
-    static let webSearchTool: [String: Any] = ["type": "web_search_20250305", "name": "web_search", "max_uses": 5]
+    static var webSearchTool: [String: Any] { ["type": "web_search_20250305", "name": "web_search", "max_uses": 5] }
 
     public let kind: ProviderKind = .anthropic
     public let model: String
