@@ -41,7 +41,7 @@ final class AlbumGridCell {
         gtk_widget_set_margin_bottom(play, 8)
         gtk_widget_set_tooltip_text(play, "Play")
         gtk_overlay_add_overlay(crate_overlay(artwork), play)
-        GSignal.connect(play, "clicked") { [weak self] in
+        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
             guard let self, let id = self.boundID else { return }
             self.onPlay?(id)
         }
