@@ -102,7 +102,8 @@ final class AlbumDetailPane {
         var reviewValue: Review?
         if case .available(let value) = state.review { reviewValue = value }
         artwork.show(album: album, review: reviewValue)
-        AccentStyle.apply(thumbnailPath: album.artworkStatus == .available ? album.thumbnailPath : nil, to: .detail)
+        let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
+        AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
         Gtk.setText(artistLabel, album.artist)
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)

@@ -68,7 +68,9 @@ final class ScanProgressView {
     }
 
     private func showArtwork(of album: Album?) {
-        if let path = album?.thumbnailPath ?? album?.artworkPath, album?.artworkStatus == .available {
+        let directory = TextureCache.artworkDirectory
+        if let album, album.artworkStatus == .available,
+           let path = (album.thumbnailURL(in: directory) ?? album.artworkURL(in: directory))?.path {
             gtk_widget_set_visible(spinner, 0)
             gtk_spinner_stop(OpaquePointer(spinner))
             TextureCache.artwork.texture(for: path) { [weak self] texture in
