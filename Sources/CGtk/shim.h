@@ -24,6 +24,17 @@ static inline gulong crate_signal_connect(void *instance, const char *signal, GC
     return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
 }
 
+/// Like crate_signal_connect, but when `owner` (a GObject other than `instance`) is disposed the
+/// handler is disconnected too, whichever of the two goes first: what g_signal_connect_object does,
+/// with a destroy notify for `data`. GLib watches the closure, so nothing here needs `instance`
+/// to still be alive later.
+static inline gulong crate_signal_connect_owned(void *instance, const char *signal, GCallback handler,
+                                                void *data, GClosureNotify destroy, void *owner) {
+    GClosure *closure = g_cclosure_new(handler, data, destroy);
+    if (owner && owner != instance) g_object_watch_closure(G_OBJECT(owner), closure);
+    return g_signal_connect_closure(instance, signal, closure, FALSE);
+}
+
 /// g_object_set is variadic: one typed setter per use.
 static inline void crate_object_set_bool(void *object, const char *property, gboolean value) {
     g_object_set(object, property, value, NULL);
@@ -163,14 +174,15 @@ static gboolean crate_drop_on_drop(GtkDropTarget *target, const GValue *value, d
     return FALSE;
 }
 
-/// Accepts files and images dropped on `widget`. `handlers` must outlive the widget.
+/// Accepts files and images dropped on `widget`. The handlers are disconnected when `widget` is
+/// disposed, so `handlers` must live until then (the caller ties it to the widget's lifetime).
 static inline void crate_install_drop_target(GtkWidget *widget, CrateDropHandlers *handlers) {
     GtkDropTarget *target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[2] = { GDK_TYPE_FILE_LIST, GDK_TYPE_TEXTURE };
     gtk_drop_target_set_gtypes(target, types, 2);
-    g_signal_connect_data(target, "enter", G_CALLBACK(crate_drop_on_enter), handlers, NULL, 0);
-    g_signal_connect_data(target, "leave", G_CALLBACK(crate_drop_on_leave), handlers, NULL, 0);
-    g_signal_connect_data(target, "drop", G_CALLBACK(crate_drop_on_drop), handlers, NULL, 0);
+    crate_signal_connect_owned(target, "enter", G_CALLBACK(crate_drop_on_enter), handlers, NULL, widget);
+    crate_signal_connect_owned(target, "leave", G_CALLBACK(crate_drop_on_leave), handlers, NULL, widget);
+    crate_signal_connect_owned(target, "drop", G_CALLBACK(crate_drop_on_drop), handlers, NULL, widget);
     gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(target));
 }
 

@@ -77,7 +77,9 @@ struct ScanReport: Encodable {
                   review: nil, scan_id: nil, error: ErrorJSON(code: Self.code(failure), message: failure.message))
     }
 
-    init(file: String, result: ScanResult) {
+    /// - Parameter artworkDirectory: where the library's relative artwork paths are resolved; the
+    ///   report gives absolute paths.
+    init(file: String, result: ScanResult, artworkDirectory: URL = CratePaths().artworkDirectory) {
         let album = result.entry.album
         let tier: String
         switch result.entry.scan.method {
@@ -88,7 +90,8 @@ struct ScanReport: Encodable {
         }
         let artwork: ArtworkJSON
         switch album.artworkStatus {
-        case .available: artwork = ArtworkJSON(status: "ok", path: album.artworkPath, thumbnail_path: album.thumbnailPath)
+        case .available: artwork = ArtworkJSON(status: "ok", path: album.artworkURL(in: artworkDirectory)?.path,
+                                                 thumbnail_path: album.thumbnailURL(in: artworkDirectory)?.path)
         case .unavailable, .pending: artwork = ArtworkJSON(status: "unavailable", path: nil, thumbnail_path: nil)
         case .failed: artwork = ArtworkJSON(status: "failed", path: nil, thumbnail_path: nil)
         }

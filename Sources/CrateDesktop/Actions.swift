@@ -24,18 +24,20 @@ enum Actions {
         ("player.stop", ["<Control>period"]),
     ]
 
-    /// Adds a parameterless action to an application or window.
+    /// Adds a parameterless action to an application or window; the handler goes with the map.
+    @MainActor
     static func add(to map: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
-        GSignal.connect(action, "activate") { (_: UnsafeMutableRawPointer?) in handler() }
+        GObjectScope.of(map).connect(action, "activate") { (_: UnsafeMutableRawPointer?) in handler() }
         g_action_map_add_action(crate_action_map(map), action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }
 
     /// Adds a string-valued radio action (`win.sort::artist` in menus).
+    @MainActor
     static func addChoice(to map: UnsafeMutableRawPointer, _ name: String, initial: String, _ handler: @escaping @MainActor (String) -> Void) {
         let action = crate_string_state_action_new(name, initial)!
-        GSignal.connect(action, "change-state") { (value: UnsafeMutableRawPointer?) in
+        GObjectScope.of(map).connect(action, "change-state") { (value: UnsafeMutableRawPointer?) in
             guard let value else { return }
             let variant = OpaquePointer(value)
             g_simple_action_set_state(action, variant)

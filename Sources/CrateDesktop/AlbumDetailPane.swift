@@ -58,16 +58,17 @@ final class AlbumDetailPane {
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), content)
         gtk_widget_set_size_request(widget, 440, -1)
 
-        GSignal.connect(tracksButton, "toggled") { [weak self] in
+        let scope = GObjectScope.of(widget)
+        scope.connect(tracksButton, "toggled") { [weak self] in
             guard let self, gtk_toggle_button_get_active(crate_toggle_button(self.tracksButton)) != 0 else { return }
             self.showTab("tracks")
         }
-        GSignal.connect(reviewButton, "toggled") { [weak self] in
+        scope.connect(reviewButton, "toggled") { [weak self] in
             guard let self, gtk_toggle_button_get_active(crate_toggle_button(self.reviewButton)) != 0 else { return }
             self.showTab("review")
         }
         showTab("tracks")
-        GSignal.connect(self.playAlbumButton, "clicked") { [weak self] in
+        scope.connect(self.playAlbumButton, "clicked") { [weak self] in
             guard let self, let id = self.store.state.value.album?.id else { return }
             self.onPlay?(id, nil)
         }
@@ -101,7 +102,8 @@ final class AlbumDetailPane {
         var reviewValue: Review?
         if case .available(let value) = state.review { reviewValue = value }
         artwork.show(album: album, review: reviewValue)
-        AccentStyle.apply(thumbnailPath: album.artworkStatus == .available ? album.thumbnailPath : nil, to: .detail)
+        let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
+        AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
         Gtk.setText(artistLabel, album.artist)
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)

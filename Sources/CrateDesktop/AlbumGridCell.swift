@@ -41,7 +41,7 @@ final class AlbumGridCell {
         gtk_widget_set_margin_bottom(play, 8)
         gtk_widget_set_tooltip_text(play, "Play")
         gtk_overlay_add_overlay(crate_overlay(artwork), play)
-        GSignal.connect(play, "clicked") { [weak self] in
+        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
             guard let self, let id = self.boundID else { return }
             self.onPlay?(id)
         }
@@ -59,7 +59,7 @@ final class AlbumGridCell {
         if let playButton { Gtk.setAccessibleLabel(playButton, "Play \(summary.album.title)") }
         gtk_picture_set_paintable(crate_picture(picture), nil)
         gtk_widget_add_css_class(picture, "artwork-missing")
-        boundPath = summary.album.thumbnailPath
+        boundPath = summary.album.thumbnailURL(in: TextureCache.artworkDirectory)?.path
         guard let path = boundPath else { return }
         TextureCache.thumbnails.texture(for: path) { [weak self] texture in
             // The cell may have been recycled for another album while the file loaded.

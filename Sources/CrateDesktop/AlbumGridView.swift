@@ -33,28 +33,29 @@ final class AlbumGridView {
         gtk_widget_set_vexpand(widget, 1)
         gtk_widget_set_hexpand(widget, 1)
 
-        GSignal.connect(factory, "setup") { [weak self] item in
+        let scope = GObjectScope.of(widget)
+        scope.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
             let cell = AlbumGridCell()
             cell.onPlay = { [weak self] id in self?.onPlay?(id) }
             self.cells[item] = cell
             gtk_list_item_set_child(crate_list_item(item), cell.widget)
         }
-        GSignal.connect(factory, "bind") { [weak self] item in
+        scope.connect(factory, "bind") { [weak self] item in
             guard let self, let item, let cell = self.cells[item],
                   let id = Self.albumID(of: gtk_list_item_get_item(crate_list_item(item))),
                   let summary = self.summaries[id] else { return }
             cell.show(summary)
         }
-        GSignal.connect(factory, "unbind") { [weak self] item in
+        scope.connect(factory, "unbind") { [weak self] item in
             guard let self, let item else { return }
             self.cells[item]?.clear()
         }
-        GSignal.connect(factory, "teardown") { [weak self] item in
+        scope.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
             self.cells[item] = nil
         }
-        GSignal.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+        scope.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.isUpdating else { return }
             self.onSelect?(self.selectedID)
         }

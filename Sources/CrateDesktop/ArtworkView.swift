@@ -60,7 +60,7 @@ final class ArtworkView {
         } else {
             gtk_widget_set_visible(band, 0)
         }
-        let path = album.artworkStatus == .available ? album.artworkPath : nil
+        let path = album.artworkStatus == .available ? album.artworkURL(in: TextureCache.artworkDirectory)?.path : nil
         Gtk.setAccessibleLabel(picture, "Cover of \(album.title)")
         guard path != shownPath || path == nil else { return }
         shownPath = path

@@ -25,7 +25,7 @@ final class CandidateList {
             Gtk.wrap(label)
             gtk_button_set_child(crate_button(button), label)
             Gtk.setAccessibleLabel(button, "Switch to \(candidate.title) by \(candidate.artist)")
-            GSignal.connect(button, "clicked") { [weak self] in self?.onChoose?(candidate) }
+            GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onChoose?(candidate) }
             Gtk.append(list, button)
         }
         gtk_widget_set_visible(widget, candidates.isEmpty ? 0 : 1)

@@ -55,6 +55,7 @@ extension CrateApplication {
             }
         }
         if options.selfTest { SelfTest.start(app: self, window: window) }
+        if let cycles = options.windowCycles { WindowCycleTest.start(app: self, cycles: cycles) }
         if let path = options.screenshotPath {
             Screenshot.capture(window: options.showPreferences ? preferencesWindow?.widget ?? window.widget : window.widget, to: path, delay: options.screenshotDelay) { [unowned self] ok in
                 self.quit(status: ok ? 0 : 1)

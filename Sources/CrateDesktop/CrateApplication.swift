@@ -19,9 +19,10 @@ final class CrateApplication {
         var flags = G_APPLICATION_HANDLES_OPEN
         if options.isDiagnosticRun { flags = GApplicationFlags(flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
         app = gtk_application_new(CrateVersion.applicationID, flags)
-        GSignal.connect(app, "startup") { [unowned self] in self.startup() }
-        GSignal.connect(app, "activate") { [unowned self] in self.activate() }
-        GSignal.connectOpen(app) { [unowned self] paths in
+        let scope = GObjectScope.of(app)
+        scope.connect(app, "startup") { [unowned self] in self.startup() }
+        scope.connect(app, "activate") { [unowned self] in self.activate() }
+        scope.connectOpen { [unowned self] paths in
             self.activate()
             self.window?.receive(files: paths)
         }

@@ -13,10 +13,16 @@ final class DropHandler {
         handlers = UnsafeMutablePointer<CrateDropHandlers>.allocate(capacity: 1)
     }
 
-    /// Installs the drop target; the handler lives as long as the process (one window).
+    deinit {
+        handlers.deinitialize(count: 1)
+        handlers.deallocate()
+    }
+
+    /// Installs the drop target. The handler lives exactly as long as `widget`: the C side
+    /// disconnects its callbacks when `widget` is disposed, and the widget's scope lets go of it then.
     static func install(on widget: UnsafeMutablePointer<GtkWidget>, window: MainWindow) {
         let handler = DropHandler(window: window)
-        let user = Unmanaged.passRetained(handler).toOpaque()
+        let user = GObjectScope.of(widget).pointer(keeping: handler)
         handler.handlers.initialize(to: CrateDropHandlers(
             hover: { user, inside in
                 guard let user else { return }

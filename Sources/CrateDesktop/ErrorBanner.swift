@@ -8,7 +8,8 @@ final class ErrorBanner {
 
     let widget: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
-    private var timeoutID: UInt32 = 0
+    /// Hides the banner; removed with the widget if the window closes first.
+    private var hideTimeout: GObjectScope.Source?
 
     init() {
         widget = gtk_revealer_new()!
@@ -29,16 +30,13 @@ final class ErrorBanner {
     func show(_ message: String) {
         Gtk.setText(label, message)
         gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
-        if timeoutID != 0 { g_source_remove(timeoutID) }
-        timeoutID = g_timeout_add_seconds(Self.duration, { data in
-            guard let data else { return 0 }
-            let banner = Unmanaged<ErrorBanner>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                banner.timeoutID = 0
-                gtk_revealer_set_reveal_child(crate_revealer(banner.widget), 0)
-            }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        let scope = GObjectScope.of(widget)
+        scope.remove(hideTimeout)
+        hideTimeout = scope.after(seconds: Self.duration) { [weak self] in
+            guard let self else { return }
+            self.hideTimeout = nil
+            gtk_revealer_set_reveal_child(crate_revealer(self.widget), 0)
+        }
     }
 }
 

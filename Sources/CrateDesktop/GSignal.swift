@@ -2,48 +2,45 @@ import CGtk
 
 /// Connects Swift closures to GObject signals.
 ///
-/// `g_signal_connect` is a macro, so this goes through `g_signal_connect_data` with a retained box
-/// that the destroy notify releases when the signal is disconnected or the object finalised.
+/// `g_signal_connect` is a macro, so this goes through a closure with a `CallbackBox` that GLib's
+/// destroy notify releases, exactly once, when the handler goes: disconnected, its instance
+/// disposed, or its `owner` disposed. Views connect through `GObjectScope.connect`, which passes
+/// the view's widget as `owner`; the plain forms tie the handler to the instance alone.
 enum GSignal {
-    private final class Box<Handler> {
-        let handler: Handler
-        init(_ handler: Handler) { self.handler = handler }
-    }
-
-    private static func retain<H>(_ handler: H) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(Box(handler)).toOpaque()
-    }
-
     private static let release: GClosureNotify = { data, _ in
         guard let data else { return }
         Unmanaged<AnyObject>.fromOpaque(data).release()
     }
 
+    private static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, owner: UnsafeMutableRawPointer?, callback: GCallback, box: UnsafeMutableRawPointer) -> gulong {
+        crate_signal_connect_owned(instance, signal, callback, box, release, owner)
+    }
+
     /// Signals shaped `void (*)(GObject *self, gpointer user_data)`.
     @discardableResult
-    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor () -> Void) -> gulong {
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor () -> Void) -> gulong {
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             guard let data else { return }
-            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { box.handler() }
+            let handler = CallbackBox<@MainActor () -> Void>.borrow(data)
+            MainActor.assumeIsolated { handler() }
         }
-        return crate_signal_connect(instance, signal, unsafeBitCast(callback, to: GCallback.self), retain(handler), release)
+        return connect(instance, signal, owner: owner, callback: unsafeBitCast(callback, to: GCallback.self), box: CallbackBox.retain(handler))
     }
 
     /// Signals shaped `void (*)(GObject *self, gpointer arg, gpointer user_data)`.
     @discardableResult
-    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, arg, data in
             guard let data else { return }
-            let box = Unmanaged<Box<@MainActor (UnsafeMutableRawPointer?) -> Void>>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { box.handler(arg) }
+            let handler = CallbackBox<@MainActor (UnsafeMutableRawPointer?) -> Void>.borrow(data)
+            MainActor.assumeIsolated { handler(arg) }
         }
-        return crate_signal_connect(instance, signal, unsafeBitCast(callback, to: GCallback.self), retain(handler), release)
+        return connect(instance, signal, owner: owner, callback: unsafeBitCast(callback, to: GCallback.self), box: CallbackBox.retain(handler))
     }
 
     /// `GApplication::open`: `void (*)(GApplication *, GFile **files, gint n_files, gchar *hint, gpointer)`.
     @discardableResult
-    static func connectOpen(_ instance: UnsafeMutableRawPointer, _ handler: @escaping @MainActor ([String]) -> Void) -> gulong {
+    static func connectOpen(_ instance: UnsafeMutableRawPointer, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor ([String]) -> Void) -> gulong {
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { _, files, count, _, data in
             guard let data, let files else { return }
             var paths: [String] = []
@@ -52,19 +49,19 @@ enum GSignal {
                 paths.append(String(cString: path))
                 g_free(path)
             }
-            let box = Unmanaged<Box<@MainActor ([String]) -> Void>>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { box.handler(paths) }
+            let handler = CallbackBox<@MainActor ([String]) -> Void>.borrow(data)
+            MainActor.assumeIsolated { handler(paths) }
         }
-        return crate_signal_connect(instance, "open", unsafeBitCast(callback, to: GCallback.self), retain(handler), release)
+        return connect(instance, "open", owner: owner, callback: unsafeBitCast(callback, to: GCallback.self), box: CallbackBox.retain(handler))
     }
 
     @discardableResult
-    static func connect(_ instance: OpaquePointer, _ signal: String, _ handler: @escaping @MainActor () -> Void) -> gulong {
-        connect(UnsafeMutableRawPointer(instance), signal, handler)
+    static func connect(_ instance: OpaquePointer, _ signal: String, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor () -> Void) -> gulong {
+        connect(UnsafeMutableRawPointer(instance), signal, owner: owner, handler)
     }
 
     @discardableResult
-    static func connect(_ instance: OpaquePointer, _ signal: String, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
-        connect(UnsafeMutableRawPointer(instance), signal, handler)
+    static func connect(_ instance: OpaquePointer, _ signal: String, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
+        connect(UnsafeMutableRawPointer(instance), signal, owner: owner, handler)
     }
 }

@@ -28,13 +28,14 @@ final class HistoryListView {
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), listView)
         gtk_widget_set_vexpand(widget, 1)
 
-        GSignal.connect(factory, "setup") { [weak self] item in
+        let scope = GObjectScope.of(widget)
+        scope.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
             let row = HistoryRow()
             self.rows[item] = row
             gtk_list_item_set_child(crate_list_item(item), row.widget)
         }
-        GSignal.connect(factory, "bind") { [weak self] item in
+        scope.connect(factory, "bind") { [weak self] item in
             guard let self, let item, let row = self.rows[item] else { return }
             guard let object = gtk_list_item_get_item(crate_list_item(item)),
                   let cString = gtk_string_object_get_string(crate_string_object(object)),
@@ -43,7 +44,7 @@ final class HistoryListView {
             row.show(entry)
             if Int(gtk_list_item_get_position(crate_list_item(item))) >= self.count - 20 { self.onNearEnd?() }
         }
-        GSignal.connect(factory, "teardown") { [weak self] item in
+        scope.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
             self.rows[item] = nil
         }

@@ -52,7 +52,7 @@ final class HistoryRow {
         // Loaded off the main thread through the shared, bounded cache.
         gtk_picture_set_paintable(crate_picture(thumbnail), nil)
         gtk_widget_add_css_class(thumbnail, "artwork-missing")
-        boundPath = entry.album.thumbnailPath
+        boundPath = entry.album.thumbnailURL(in: TextureCache.artworkDirectory)?.path
         guard let path = boundPath else { return }
         TextureCache.thumbnails.texture(for: path) { [weak self] texture in
             guard let self, self.boundPath == path, let texture else { return }

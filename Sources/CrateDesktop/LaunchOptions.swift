@@ -18,6 +18,8 @@ struct LaunchOptions {
     var showPreferences = false
     /// Show the drop overlay as if a file were dragged over the window — for screenshots.
     var showDropOverlay = false
+    /// Open and close a second window this many times, then exit 1 if live objects grew.
+    var windowCycles: Int?
     /// Arguments left for `g_application_run` (program name, files to open).
     var remaining: [String] = []
 
@@ -35,6 +37,7 @@ struct LaunchOptions {
             case "--preferences": options.showPreferences = true
             case "--drop-overlay": options.showDropOverlay = true
             case "--play": options.playAlbumID = iterator.next().flatMap { Int64($0) }
+            case "--window-cycle-test": options.windowCycles = iterator.next().flatMap { Int($0) } ?? 100
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }
             default: options.remaining.append(argument)
             }
@@ -43,5 +46,5 @@ struct LaunchOptions {
     }
 
     /// Test and screenshot runs must not hand their work to an already running Crate.
-    var isDiagnosticRun: Bool { selfTest || screenshotPath != nil }
+    var isDiagnosticRun: Bool { selfTest || screenshotPath != nil || windowCycles != nil }
 }

@@ -21,7 +21,7 @@ extension MainWindow {
             library?.select(albumID: id)
             Task { await detail?.show(albumID: id) }
         }
-        GSignal.connect(searchEntry, "search-changed") { [weak self, weak library] in
+        GObjectScope.of(widget).connect(searchEntry, "search-changed") { [weak self, weak library] in
             guard let self, let library, let text = gtk_editable_get_text(crate_editable(self.searchEntry)) else { return }
             let query = String(cString: text)
             Task { await library.search(query) }

@@ -100,7 +100,7 @@ extension MainWindow {
         gtk_file_filter_add_pixbuf_formats(filter)
         gtk_file_filter_add_mime_type(filter, "image/jpeg")
         gtk_file_chooser_add_filter(fileChooser, filter)
-        GSignal.connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
+        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
             defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
             guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
                   let files = gtk_file_chooser_get_files(fileChooser) else { return }
@@ -121,19 +121,17 @@ extension MainWindow {
     }
 
     private func pasteImage() {
-        let box = Unmanaged.passRetained(PasteBox(window: self)).toOpaque()
+        // GIO always completes the read, so the box is given back there, once; it holds the
+        // window weakly in case the window closed meanwhile.
+        let box = CallbackBox<WeakWindow>.retain(WeakWindow(window: self))
         crate_clipboard_read_texture(widget, { texture, user in
             guard let user else { return }
-            let box = Unmanaged<PasteBox>.fromOpaque(user).takeRetainedValue()
+            let weak = CallbackBox<WeakWindow>.take(user)
             MainActor.assumeIsolated {
-                if let texture { box.window?.receive(texture: texture) }
-                else { box.window?.errorBanner.show("The clipboard has no image to scan.") }
+                guard let window = weak.window else { return }
+                if let texture { window.receive(texture: texture) }
+                else { window.errorBanner.show("The clipboard has no image to scan.") }
             }
         }, box)
     }
-}
-
-private final class PasteBox {
-    weak var window: MainWindow?
-    init(window: MainWindow) { self.window = window }
 }

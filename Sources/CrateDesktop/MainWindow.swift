@@ -89,10 +89,10 @@ final class MainWindow {
         gtk_window_set_child(crate_window(widget), overlay)
         gtk_window_set_titlebar(crate_window(widget), makeHeaderBar())
         installActions()
+        GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
     }
 
     func present() {
-        GSignal.connect(widget, "map") { StartupTiming.mark("window mapped") }
         gtk_window_present(crate_window(widget))
     }
 

@@ -14,7 +14,7 @@ final class NoticeBanner {
         gtk_label_set_wrap(crate_label(label), 1)
         gtk_widget_set_hexpand(label, 1)
         let dismiss = gtk_button_new_with_label("Dismiss")!
-        GSignal.connect(dismiss, "clicked") { [weak self] in self?.hide() }
+        GObjectScope.of(widget).connect(dismiss, "clicked") { [weak self] in self?.hide() }
         Gtk.append(box, label)
         Gtk.append(box, dismiss)
         gtk_revealer_set_child(crate_revealer(widget), box)

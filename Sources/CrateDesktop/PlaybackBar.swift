@@ -65,7 +65,7 @@ final class PlaybackBar {
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         Gtk.setAccessibleLabel(playButton, playing ? "Pause (Space)" : "Play (Space)")
         gtk_widget_set_tooltip_text(playButton, playing ? "Pause (Space)" : "Play (Space)")
-        let path = album.artworkStatus == .available ? album.thumbnailPath : nil
+        let path = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         if path != shownArtwork {
             shownArtwork = path
             AccentStyle.apply(thumbnailPath: path, to: .playing)

@@ -41,7 +41,7 @@ final class ReviewView {
         spinner = gtk_spinner_new()!
         button = gtk_button_new_with_label("Regenerate")!
         gtk_widget_set_halign(button, GTK_ALIGN_START)
-        GSignal.connect(button, "clicked") { [weak self] in self?.onRegenerate?() }
+        GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onRegenerate?() }
         for child in [status, statusDetail, spinner, summary, bullets, rating, keyTracks, footer, button] {
             Gtk.append(widget, child)
         }

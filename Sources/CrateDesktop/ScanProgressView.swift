@@ -13,7 +13,8 @@ final class ScanProgressView {
     private let count: UnsafeMutablePointer<GtkWidget>
     private var baseText = ""
     private var dots = 0
-    private var tickID: UInt32 = 0
+    /// Animates the ellipsis while a scan runs; removed with the widget if the window closes.
+    private var tick: GObjectScope.Source?
     var onCancel: (() -> Void)?
 
     init() {
@@ -37,7 +38,7 @@ final class ScanProgressView {
         let cancel = gtk_button_new_with_mnemonic("_Cancel")!
         gtk_widget_set_tooltip_text(cancel, "Cancel the scan (Esc)")
         gtk_widget_set_halign(cancel, GTK_ALIGN_CENTER)
-        GSignal.connect(cancel, "clicked") { [weak self] in self?.onCancel?() }
+        GObjectScope.of(widget).connect(cancel, "clicked") { [weak self] in self?.onCancel?() }
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(artwork, GTK_ALIGN_CENTER)
         for child in [spinner, artwork, message, count, cancel] { Gtk.append(card, child) }
@@ -67,7 +68,9 @@ final class ScanProgressView {
     }
 
     private func showArtwork(of album: Album?) {
-        if let path = album?.thumbnailPath ?? album?.artworkPath, album?.artworkStatus == .available {
+        let directory = TextureCache.artworkDirectory
+        if let album, album.artworkStatus == .available,
+           let path = (album.thumbnailURL(in: directory) ?? album.artworkURL(in: directory))?.path {
             gtk_widget_set_visible(spinner, 0)
             gtk_spinner_stop(OpaquePointer(spinner))
             TextureCache.artwork.texture(for: path) { [weak self] texture in
@@ -89,20 +92,17 @@ final class ScanProgressView {
     }
 
     private func startTicking() {
-        guard tickID == 0 else { return }
-        tickID = g_timeout_add(400, { data in
-            guard let data else { return 0 }
-            let view = Unmanaged<ScanProgressView>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                view.dots = (view.dots + 1) % 3
-                view.renderMessage()
-            }
-            return 1
-        }, Unmanaged.passUnretained(self).toOpaque())
+        guard tick == nil else { return }
+        tick = GObjectScope.of(widget).every(milliseconds: 400) { [weak self] in
+            guard let self else { return false }
+            self.dots = (self.dots + 1) % 3
+            self.renderMessage()
+            return true
+        }
     }
 
     private func stopTicking() {
-        if tickID != 0 { g_source_remove(tickID) }
-        tickID = 0
+        GObjectScope.of(widget).remove(tick)
+        tick = nil
     }
 }

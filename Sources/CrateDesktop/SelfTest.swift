@@ -8,10 +8,10 @@ import Foundation
 @MainActor
 enum SelfTest {
     static func start(app: CrateApplication, window: MainWindow) {
-        g_timeout_add_seconds(10, { _ in
+        GObjectScope.of(app.app).after(seconds: 10) {
             FileHandle.standardError.write(Data("self-test: FAILED — the main actor hop never ran within 10 s\n".utf8))
             exit(1)
-        }, nil)
+        }
         Task.detached(priority: .userInitiated) {
             let backgroundThread = !Thread.isMainThread
             let hopOnMain = await MainActor.run { Thread.isMainThread }

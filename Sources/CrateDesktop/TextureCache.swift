@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 import Foundation
 
 /// Loads artwork files into GdkTextures off the main thread and keeps the most recent ones.
@@ -8,6 +9,9 @@ import Foundation
 /// 100 000 albums does not grow memory.
 @MainActor
 final class TextureCache {
+    /// Where stored artwork paths are resolved: the same environment-derived `CratePaths` the
+    /// application opens the library with.
+    static let artworkDirectory = CratePaths().artworkDirectory
     static let thumbnails = TextureCache(capacity: 400)
     static let artwork = TextureCache(capacity: 30)
 

@@ -45,7 +45,7 @@ final class TrackListView {
         let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["track-row"])
         let play = Gtk.iconButton("media-playback-start-symbolic", label: "Play \(track.title)")
         gtk_widget_add_css_class(play, "flat")
-        GSignal.connect(play, "clicked") { [weak self] in self?.onPlay?(index) }
+        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in self?.onPlay?(index) }
         let number = Gtk.label(track.number ?? String(track.position), classes: ["dim-label", "numeric"], xalign: 1)
         gtk_label_set_width_chars(crate_label(number), 3)
         let title = Gtk.label(track.title)

@@ -7,7 +7,8 @@ final class UndoToast {
 
     let widget: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
-    private var timeoutID: UInt32 = 0
+    /// Commits the deletion when it fires; removed with the widget if the window closes first.
+    private var expiry: GObjectScope.Source?
     private var onUndo: (() -> Void)?
     private var onExpire: (() -> Void)?
 
@@ -19,7 +20,7 @@ final class UndoToast {
         let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["toast"])
         label = Gtk.label("")
         let undo = gtk_button_new_with_mnemonic("_Undo")!
-        GSignal.connect(undo, "clicked") { [weak self] in self?.undo() }
+        GObjectScope.of(widget).connect(undo, "clicked") { [weak self] in self?.undo() }
         Gtk.append(box, label)
         Gtk.append(box, undo)
         gtk_revealer_set_child(crate_revealer(widget), box)
@@ -32,15 +33,10 @@ final class UndoToast {
         self.onUndo = onUndo
         self.onExpire = onExpire
         gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
-        timeoutID = g_timeout_add_seconds(Self.duration, { data in
-            guard let data else { return 0 }
-            let toast = Unmanaged<UndoToast>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                toast.timeoutID = 0
-                toast.finish(expired: true)
-            }
-            return 0  // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque())
+        expiry = GObjectScope.of(widget).after(seconds: Self.duration) { [weak self] in
+            self?.expiry = nil
+            self?.finish(expired: true)
+        }
     }
 
     private func undo() {
@@ -50,10 +46,8 @@ final class UndoToast {
     }
 
     private func finish(expired: Bool) {
-        if timeoutID != 0 {
-            g_source_remove(timeoutID)
-            timeoutID = 0
-        }
+        GObjectScope.of(widget).remove(expiry)
+        expiry = nil
         let expire = onExpire
         onUndo = nil
         onExpire = nil

@@ -54,6 +54,9 @@ struct ScanEndToEndTests {
         let album = try #require(object["album"] as? [String: Any])
         #expect(album["musicbrainz_release_id"] as? String == MusicBrainzFixtures.rumoursReleaseID)
         #expect((object["artwork"] as? [String: Any])?["status"] as? String == "ok")
+        // The library stores artwork relative to the cache; the report resolves it to a real file.
+        let artworkPath = try #require((object["artwork"] as? [String: Any])?["path"] as? String)
+        #expect(artworkPath.hasPrefix("/") && FileManager.default.fileExists(atPath: artworkPath))
         let review = try #require(object["review"] as? [String: Any])
         #expect(review["recommendation"] as? String == "Essential Classic")
         #expect(review["prompt_version"] as? String == "review-v1")

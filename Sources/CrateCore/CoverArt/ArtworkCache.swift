@@ -29,6 +29,39 @@ public actor ArtworkCache {
         self.init(directory: paths.artworkDirectory, makeThumbnail: makeThumbnail)
     }
 
+    /// What the library stores for one of this cache's files: its name, relative to `directory`,
+    /// so moving the cache directory (`$XDG_CACHE_HOME`, `CRATE_CACHE_DIR`) keeps every album's
+    /// art. A file elsewhere is stored absolute.
+    public nonisolated func storedPath(for file: URL) -> String {
+        file.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path
+            ? file.lastPathComponent : file.path
+    }
+
+    /// The file a stored artwork path names, resolved against the current cache directory.
+    public nonisolated func url(forStoredPath path: String?) -> URL? {
+        Self.url(forStoredPath: path, in: directory)
+    }
+
+    /// The one resolver for `Album.artworkPath` / `thumbnailPath`: relative paths are under
+    /// `directory` (the artwork cache); absolute ones, from libraries older than relative paths
+    /// and outside any artwork cache, are used as they are.
+    public static func url(forStoredPath path: String?, in directory: URL) -> URL? {
+        guard let path, !path.isEmpty else { return nil }
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+    }
+
+    /// An absolute path written before paths were relative, as it is stored now: the file name
+    /// when it sits in a directory named like the cache's (`…/artwork/<file>`), else unchanged.
+    /// The migration uses this because it cannot know which cache directory the path meant.
+    public static func storedPath(forLegacyPath path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().lastPathComponent == legacyDirectoryName ? url.lastPathComponent : path
+    }
+
+    /// The last component of `CratePaths.artworkDirectory`, the folder old absolute paths name.
+    static let legacyDirectoryName = "artwork"
+
     public nonisolated func artworkURL(for id: MBID) -> URL {
         directory.appendingPathComponent("\(id.rawValue)-500.jpg")
     }

@@ -117,6 +117,21 @@ extension AppDatabase {
             try db.create(index: "batch_item_on_state_id", on: "batch_item", columns: ["state", "id"])
         }
 
+        // Artwork paths relative to the artwork cache directory, so moving the cache keeps them.
+        // Done here rather than at open time with `CratePaths`: a library whose cache already
+        // moved still has the old absolute paths, which no current directory would match. The
+        // cache has one layout (files directly in `…/artwork/`), so the file name is enough.
+        migrator.registerMigration("v6-relative-artwork-paths") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, artworkPath, thumbnailPath FROM album WHERE artworkPath LIKE '/%' OR thumbnailPath LIKE '/%'")
+            for row in rows {
+                let artwork: String? = row["artworkPath"]
+                let thumbnail: String? = row["thumbnailPath"]
+                try db.execute(sql: "UPDATE album SET artworkPath = ?, thumbnailPath = ? WHERE id = ?", arguments: [
+                    artwork.map(ArtworkCache.storedPath(forLegacyPath:)), thumbnail.map(ArtworkCache.storedPath(forLegacyPath:)), row["id"] as Int64,
+                ])
+            }
+        }
+
         return migrator
     }()
 }

@@ -198,7 +198,8 @@ public final class ScanPipeline: AlbumScanner {
                 let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
                 try database.saveCoverHash(prepared.hash, forAlbum: albumID)
                 await hashes.add(prepared.hash, albumID: albumID)
-                try database.setArtwork(albumID: albumID, status: .available, artworkPath: files.artwork.path, thumbnailPath: files.thumbnail?.path)
+                try database.setArtwork(albumID: albumID, status: .available, artworkPath: artworkCache.storedPath(for: files.artwork),
+                                        thumbnailPath: files.thumbnail.map(artworkCache.storedPath(for:)))
             }
         } catch {
             // Marked failed (not unavailable) so a later scan or a retry fetches it again.
