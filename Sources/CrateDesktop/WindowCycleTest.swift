@@ -62,7 +62,7 @@ enum WindowCycleTest {
 
     /// Opens a window, lets it map and start its timers, closes it.
     private static func cycle(app: CrateApplication) async {
-        let window = SpareWindow(detail: app.detailStore, dropTarget: app.window) {
+        let window = SpareWindow(detail: app.model?.detail, dropTarget: app.window) {
             WindowCycleTest.releasedWindows.add(1, ordering: .relaxed)
         }
         // Object data is dropped at finalisation, after dispose: this proves the GObject went.
@@ -93,7 +93,7 @@ enum WindowCycleTest {
         await pause(milliseconds: 100)
         return Measurement(
             live: LiveObjects.snapshot,
-            subscribers: app.detailStore?.state.subscriberCount ?? 0,
+            subscribers: app.model?.detail.state.subscriberCount ?? 0,
             finalized: finalizedWindows.load(ordering: .relaxed),
             released: releasedWindows.load(ordering: .relaxed),
             widgets: taggedWidgets,
