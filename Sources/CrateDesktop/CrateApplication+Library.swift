@@ -25,10 +25,9 @@ extension CrateApplication {
         let queued = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         queuedScanner = queued
         let scans = ScanStore(scanner: queued)
-        // Artwork a killed or failed scan never got is fetched again in the background.
-        Task { [weak library] in
-            if await pipeline.repairArtwork() > 0 { await library?.reload() }
-        }
+        // Artwork a killed or failed scan never got is fetched again in the background; the grid
+        // refreshes itself when the albums are updated.
+        Task { await pipeline.repairArtwork() }
         scanStore = scans
         window.attachScanning(scans, queue: queued)
         StartupTiming.mark("stores attached")

@@ -111,11 +111,11 @@ final class MainWindow {
         } else if database.isReadOnly, let url = database.fileURL {
             banner.show(CrateError.databaseNewerThanApp(path: url.path).message)
         }
-        Task {
-            StartupTiming.mark("loading the crate")
-            await library.reload()
-            await history.reload()
-        }
+        // The stores load now and refresh themselves after every change, from here or the CLI.
+        StartupTiming.mark("loading the crate")
+        library.start()
+        history.start()
+        detail.start()
     }
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).
