@@ -46,11 +46,15 @@ public final class AlbumDetailStore {
     private let database: AppDatabase
     private var lookupReview: ReviewLookup
     private var generateReview: ReviewGenerator?
-    /// Bumped when another album is shown: results for the previous one are dropped.
+    /// Bumped when an album is shown: results for the previous one (reads, a review being
+    /// generated) are dropped.
     private var loadID = 0
     /// Bumped by every refresh, so an older refresh never overwrites a newer one.
     private var refreshID = 0
     private var shownAlbumID: Int64?
+    /// A `show` is reading its album: a refresh waits for it instead of racing it.
+    private var isShowing = false
+    private var refreshAfterShow = false
     private var observation: Task<Void, Never>?
     /// Refreshes started so far (tests count them).
     private(set) var refreshCount = 0
@@ -102,6 +106,8 @@ public final class AlbumDetailStore {
         loadID += 1
         let current = loadID
         shownAlbumID = albumID
+        isShowing = albumID != nil
+        refreshAfterShow = false
         guard let albumID else {
             state.set(AlbumDetailState())
             return
@@ -114,6 +120,7 @@ public final class AlbumDetailStore {
                 return (album, try database.tracks(forAlbum: albumID), try lookup(album))
             }.value
             guard current == loadID else { return }
+            isShowing = false
             var next = AlbumDetailState()
             next.album = album
             next.tracks = tracks
@@ -121,7 +128,13 @@ public final class AlbumDetailStore {
             state.set(next)
         } catch {
             guard current == loadID else { return }
+            isShowing = false
             state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
+        }
+        // Something changed while the album was being read: read it once more.
+        if refreshAfterShow {
+            refreshAfterShow = false
+            await refresh()
         }
     }
 
@@ -129,6 +142,10 @@ public final class AlbumDetailStore {
     /// one that failed during the scan keeps its message until a review is found.
     func refresh() async {
         guard let albumID = shownAlbumID else { return }
+        guard !isShowing else {
+            refreshAfterShow = true
+            return
+        }
         refreshID += 1
         refreshCount += 1
         let (shown, current) = (loadID, refreshID)
