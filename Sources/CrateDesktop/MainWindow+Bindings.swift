@@ -35,15 +35,11 @@ extension MainWindow {
         Task {
             await history.delete(scanID: id)
             guard let removed = history.state.value.undoableDeletion else { return }
-            toast.show("Deleted scan of “\(removed.album.title)”", onUndo: { [weak self] in
-                Task {
-                    await history.undoDelete()
-                    await self?.library?.reload()
-                }
+            toast.show("Deleted scan of “\(removed.album.title)”", onUndo: {
+                Task { await history.undoDelete() }
             }, onExpire: {
                 history.commitDeletion()
             })
-            await library?.reload()
         }
     }
 }

@@ -13,9 +13,8 @@ extension MainWindow {
         }.store(in: &tokens)
         store.onSaved = { [weak self] result in
             guard let self else { return }
+            // The grid and history refresh themselves from the database; this only navigates.
             Task {
-                await self.library?.reload()
-                await self.history?.reload()
                 if let id = result.entry.album.id {
                     self.showPage("crate")
                     self.library?.select(albumID: id)

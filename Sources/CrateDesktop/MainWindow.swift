@@ -107,15 +107,11 @@ final class MainWindow {
         // Leave the detail pane its minimum (440 px) in the default 1180 px window.
         gtk_paned_set_position(crate_paned(paned), 720)
         tokens.append(contentsOf: bindStores(pane: pane))
+        if TestEvents.isEnabled { tokens.append(contentsOf: TestEvents.report(library: library, history: history)) }
         if let notice = database.recoveryNotice {
             banner.show(notice)
         } else if database.isReadOnly, let url = database.fileURL {
             banner.show(CrateError.databaseNewerThanApp(path: url.path).message)
-        }
-        Task {
-            StartupTiming.mark("loading the crate")
-            await library.reload()
-            await history.reload()
         }
     }
 

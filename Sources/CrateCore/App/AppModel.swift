@@ -40,9 +40,13 @@ public final class AppModel {
         scans = ScanStore(scanner: queue)
     }
 
-    /// Starts background work: artwork and track lists a killed or failed scan never got, and
-    /// the files a previous session queued but never scanned.
+    /// Loads the stores, which from then on refresh themselves after every change to the library
+    /// (from this process or another), and starts background work: artwork and track lists a
+    /// killed or failed scan never got, and the files a previous session queued but never scanned.
     public func start() {
+        library.start()
+        history.start()
+        detail.start()
         let pipeline = self.pipeline
         Task { await pipeline.repairArtwork() }
         do {

@@ -15,17 +15,24 @@ public final class AppDatabase: Sendable {
     public let recoveryNotice: String?
     /// The file, or nil for an in-memory database.
     public let fileURL: URL?
+    /// Announces commits to the stores that show the changed tables (`changes(in:)`).
+    let changeFeed: DatabaseChangeFeed
 
     public var reader: any DatabaseReader { writer }
 
-    init(writer: any DatabaseWriter, isReadOnly: Bool = false, recoveryNotice: String? = nil, fileURL: URL? = nil) throws {
+    /// `changePollInterval` is how often other processes' commits are looked for while a store
+    /// listens; nil for a database no other connection can reach.
+    init(writer: any DatabaseWriter, isReadOnly: Bool = false, recoveryNotice: String? = nil, fileURL: URL? = nil,
+         changePollInterval: Duration? = nil) throws {
         self.writer = writer
         self.isReadOnly = isReadOnly
         self.recoveryNotice = recoveryNotice
         self.fileURL = fileURL
+        changeFeed = DatabaseChangeFeed(writer: writer, pollInterval: changePollInterval)
         if !isReadOnly {
             try Self.migrator.migrate(writer)
         }
+        writer.add(transactionObserver: TableChangeRecorder(feed: changeFeed), extent: .databaseLifetime)
     }
 
     /// A fresh, migrated in-memory database (tests, previews).
@@ -33,12 +40,16 @@ public final class AppDatabase: Sendable {
         try AppDatabase(writer: DatabaseQueue(configuration: makeConfiguration(readOnly: false)))
     }
 
+    /// How often, by default, the library is checked for commits made by another process.
+    public static let defaultChangePollInterval: Duration = .milliseconds(300)
+
     /// Opens (creating if needed) the library at `paths.databaseURL`.
     ///
     /// A file that is not SQLite, or is damaged, is renamed with a timestamp and replaced by a new
     /// library; `recoveryNotice` says where the old one went. Throws `CrateError` for a directory
-    /// Crate cannot write to.
-    public static func open(paths: CratePaths, now: Date = Date()) throws -> AppDatabase {
+    /// Crate cannot write to. `changePollInterval`: see `changes(in:)`.
+    public static func open(paths: CratePaths, now: Date = Date(),
+                            changePollInterval: Duration = defaultChangePollInterval) throws -> AppDatabase {
         try CratePaths.ensureWritable(paths.dataDirectory)
         let url = paths.databaseURL
         var notice: String?
@@ -46,11 +57,11 @@ public final class AppDatabase: Sendable {
             notice = try moveAside(url, because: problem, now: now)
         }
         do {
-            return try openPool(at: url, notice: notice)
+            return try openPool(at: url, notice: notice, changePollInterval: changePollInterval)
         } catch let error as DatabaseError where isDamage(error) {
             // Damage deeper in the file than the header: move aside once and start fresh.
             let moved = try moveAside(url, because: error.message ?? "the file is damaged", now: now)
-            return try openPool(at: url, notice: moved)
+            return try openPool(at: url, notice: moved, changePollInterval: changePollInterval)
         } catch let error as DatabaseError {
             throw CrateError.databaseOpenFailed(path: url.path, reason: error.message ?? "\(error.resultCode)")
         }
@@ -79,7 +90,7 @@ public final class AppDatabase: Sendable {
         return config
     }
 
-    private static func openPool(at url: URL, notice: String?) throws -> AppDatabase {
+    private static func openPool(at url: URL, notice: String?, changePollInterval: Duration) throws -> AppDatabase {
         let pool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: false))
         // Reading the schema and a quick check finds damage beyond the header before we trust the file.
         let superseded = try pool.read { db -> Bool in
@@ -91,9 +102,10 @@ public final class AppDatabase: Sendable {
             try pool.close()
             Log.notice("database \(url.path) is newer than this build; opened read-only")
             let readOnlyPool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: true))
-            return try AppDatabase(writer: readOnlyPool, isReadOnly: true, recoveryNotice: notice, fileURL: url)
+            return try AppDatabase(writer: readOnlyPool, isReadOnly: true, recoveryNotice: notice, fileURL: url,
+                                   changePollInterval: changePollInterval)
         }
-        return try AppDatabase(writer: pool, recoveryNotice: notice, fileURL: url)
+        return try AppDatabase(writer: pool, recoveryNotice: notice, fileURL: url, changePollInterval: changePollInterval)
     }
 
     private static func isDamage(_ error: DatabaseError) -> Bool {

@@ -30,16 +30,34 @@ public struct AlbumDetailState: Equatable, Sendable {
 }
 
 /// Loads one album with its tracks and review for the detail pane.
+///
+/// After `start()` the shown album is read again whenever albums, tracks or reviews change
+/// (track lists and reviews often arrive after the album is first shown, or from the CLI).
 @MainActor
 public final class AlbumDetailStore {
     public typealias ReviewLookup = @Sendable (Album) throws -> Review?
     public typealias ReviewGenerator = @Sendable (Album, _ regenerate: Bool) async throws -> Review
 
+    /// The tables the pane is read from. A table-level filter: a change to any album refreshes
+    /// the shown one, which costs three small reads.
+    public static let observedTables: Set<String> = [Album.databaseTableName, Track.databaseTableName, Review.databaseTableName]
+
     public let state = ObservableValue(AlbumDetailState())
     private let database: AppDatabase
     private var lookupReview: ReviewLookup
     private var generateReview: ReviewGenerator?
+    /// Bumped when an album is shown: results for the previous one (reads, a review being
+    /// generated) are dropped.
     private var loadID = 0
+    /// Bumped by every refresh, so an older refresh never overwrites a newer one.
+    private var refreshID = 0
+    private var shownAlbumID: Int64?
+    /// A `show` is reading its album: a refresh waits for it instead of racing it.
+    private var isShowing = false
+    private var refreshAfterShow = false
+    private var observation: Task<Void, Never>?
+    /// Refreshes started so far (tests count them).
+    private(set) var refreshCount = 0
 
     /// `lookupReview` finds a cached review; `generateReview` (nil when no provider is set up)
     /// writes a new one for Regenerate / Retry.
@@ -47,6 +65,22 @@ public final class AlbumDetailStore {
         self.database = database
         self.lookupReview = lookupReview
         self.generateReview = generateReview
+    }
+
+    isolated deinit {
+        observation?.cancel()
+    }
+
+    /// Keeps the shown album current until `stop()`. Calling it again does nothing.
+    public func start() {
+        guard observation == nil else { return }
+        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.refresh() }
+    }
+
+    /// Stops following the database (the state keeps its last value).
+    public func stop() {
+        observation?.cancel()
+        observation = nil
     }
 
     /// Swaps the review functions (after Preferences changed the provider).
@@ -71,6 +105,9 @@ public final class AlbumDetailStore {
     public func show(albumID: Int64?) async {
         loadID += 1
         let current = loadID
+        shownAlbumID = albumID
+        isShowing = albumID != nil
+        refreshAfterShow = false
         guard let albumID else {
             state.set(AlbumDetailState())
             return
@@ -83,6 +120,7 @@ public final class AlbumDetailStore {
                 return (album, try database.tracks(forAlbum: albumID), try lookup(album))
             }.value
             guard current == loadID else { return }
+            isShowing = false
             var next = AlbumDetailState()
             next.album = album
             next.tracks = tracks
@@ -90,6 +128,52 @@ public final class AlbumDetailStore {
             state.set(next)
         } catch {
             guard current == loadID else { return }
+            isShowing = false
+            state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
+        }
+        // Something changed while the album was being read: read it once more.
+        if refreshAfterShow {
+            refreshAfterShow = false
+            await refresh()
+        }
+    }
+
+    /// Reads the shown album again after a change. A review being generated keeps its spinner;
+    /// one that failed during the scan keeps its message until a review is found.
+    func refresh() async {
+        guard let albumID = shownAlbumID else { return }
+        guard !isShowing else {
+            refreshAfterShow = true
+            return
+        }
+        refreshID += 1
+        refreshCount += 1
+        let (shown, current) = (loadID, refreshID)
+        let database = self.database
+        let lookup = lookupReview
+        do {
+            let (album, tracks, review) = try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
+                guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
+                return (album, try database.tracks(forAlbum: albumID), try lookup(album))
+            }.value
+            guard shown == loadID, current == refreshID else { return }
+            guard let album else {
+                state.set(AlbumDetailState())  // The album left the crate.
+                return
+            }
+            var next = state.value
+            next.album = album
+            next.tracks = tracks
+            switch (next.review, review) {
+            case (.loading, _): break  // Regenerate is writing a new one; it sets the result.
+            case (_, let review?): next.review = .available(review)
+            case (.available, nil): next.review = .none
+            case (.none, nil), (.unavailable, nil): break
+            }
+            // Most changes concern other albums: leave the pane alone when nothing it shows changed.
+            if next != state.value { state.set(next) }
+        } catch {
+            guard shown == loadID, current == refreshID else { return }
             state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
         }
     }

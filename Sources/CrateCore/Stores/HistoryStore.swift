@@ -23,34 +23,76 @@ public struct HistoryState: Equatable, Sendable {
 }
 
 /// The scan history, newest first. Widgets read `state` and call the intent methods.
+///
+/// After `start()` the store reloads itself whenever scans or albums change, whoever wrote them.
 @MainActor
 public final class HistoryStore {
+    /// Reads `limit` entries, starting after the given scan (nil: from the newest).
+    typealias PageReader = @Sendable (_ limit: Int, _ after: Scan?) async throws -> [HistoryEntry]
+
+    /// The tables a history entry is read from.
+    public static let observedTables: Set<String> = [Scan.databaseTableName, Album.databaseTableName]
+
     public let state = ObservableValue(HistoryState())
     private let database: AppDatabase
     private let pageSize: Int
     private var isLoadingMore = false
+    /// Bumped by every reload, so an older, slower read never overwrites a newer one.
+    private var generation = 0
+    private var observation: Task<Void, Never>?
+    /// Loads started so far (tests count them to check that bursts of changes are coalesced).
+    private(set) var reloadCount = 0
+    /// How pages are read; tests replace it to control when a read finishes.
+    var readPage: PageReader
 
     /// History is read a page at a time (a page query stays in the low milliseconds at 100 000
     /// scans); the list asks for the next page as its end scrolls into view.
     public init(database: AppDatabase, pageSize: Int = 200) {
         self.database = database
         self.pageSize = pageSize
+        readPage = { limit, after in
+            try await Task.detached(priority: .userInitiated) {
+                try database.history(limit: limit, after: after)
+            }.value
+        }
+    }
+
+    isolated deinit {
+        observation?.cancel()
+    }
+
+    /// Loads the history and keeps it current until `stop()`. Calling it again does nothing.
+    public func start() {
+        guard observation == nil else { return }
+        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+    }
+
+    /// Stops following the database (the state keeps its last value).
+    public func stop() {
+        observation?.cancel()
+        observation = nil
     }
 
     /// Loads the history from the database (off the main thread).
+    ///
+    /// Reads at least as many entries as are shown, so a refresh does not shrink a list the
+    /// user has scrolled through.
     public func reload() async {
-        let database = self.database
-        let limit = pageSize
+        generation += 1
+        reloadCount += 1
+        let current = generation
+        let limit = max(pageSize, state.value.entries.count)
         do {
-            let entries = try await Task.detached(priority: .userInitiated) {
-                try database.history(limit: limit)
-            }.value
-            state.update {
-                $0.entries = entries
-                $0.phase = .loaded
-                $0.hasMore = entries.count == limit
-            }
+            let entries = try await readPage(limit, nil)
+            guard current == generation else { return }
+            var next = state.value
+            next.entries = entries
+            next.phase = .loaded
+            next.hasMore = entries.count == limit
+            // A refresh after a change elsewhere often finds the same list: no redraw then.
+            if next != state.value { state.set(next) }
         } catch {
+            guard current == generation else { return }
             state.update { $0.phase = .failed(Self.describe(error)) }
         }
     }
@@ -60,18 +102,20 @@ public final class HistoryStore {
         guard state.value.hasMore, !isLoadingMore else { return }
         isLoadingMore = true
         defer { isLoadingMore = false }
-        let database = self.database
+        let current = generation
         let limit = pageSize
         let last = state.value.entries.last?.scan
         do {
-            let page = try await Task.detached(priority: .userInitiated) {
-                try database.history(limit: limit, after: last)
-            }.value
+            let page = try await readPage(limit, last)
+            // A reload meanwhile replaced the entries this page continues: drop it; the list
+            // asks again when its end is still in view.
+            guard current == generation else { return }
             state.update {
                 $0.entries.append(contentsOf: page)
                 $0.hasMore = page.count == limit
             }
         } catch {
+            guard current == generation else { return }
             state.update { $0.errorMessage = Self.describe(error) }
         }
     }
@@ -92,14 +136,20 @@ public final class HistoryStore {
         }
     }
 
-    /// Restores the scan removed by the last `delete(scanID:)`.
+    /// Restores the scan removed by the last `delete(scanID:)`. The entry reappears at once;
+    /// the refresh that follows the write confirms it.
     public func undoDelete() async {
         guard let entry = state.value.undoableDeletion else { return }
         let database = self.database
         do {
             try await Task.detached { try database.restoreScan(entry.scan) }.value
-            state.update { $0.undoableDeletion = nil }
-            await reload()
+            state.update {
+                $0.undoableDeletion = nil
+                if !$0.entries.contains(where: { $0.id == entry.id }) {
+                    let index = $0.entries.firstIndex { Self.isNewer(entry.scan, than: $0.scan) } ?? $0.entries.endIndex
+                    $0.entries.insert(entry, at: index)
+                }
+            }
         } catch {
             state.update { $0.errorMessage = Self.describe(error) }
         }
@@ -108,6 +158,11 @@ public final class HistoryStore {
     /// Forgets the undoable deletion (the undo toast timed out).
     public func commitDeletion() {
         state.update { $0.undoableDeletion = nil }
+    }
+
+    /// The history order: newest scan first, the larger id first among equal times.
+    private static func isNewer(_ scan: Scan, than other: Scan) -> Bool {
+        (scan.scannedAt, scan.id ?? 0) > (other.scannedAt, other.id ?? 0)
     }
 
     private static func describe(_ error: Error) -> String {

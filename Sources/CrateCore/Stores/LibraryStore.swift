@@ -24,19 +24,45 @@ public struct LibraryState: Equatable, Sendable {
 }
 
 /// The crate: every album, sorted and searchable. Widgets read `state` and call intent methods.
+///
+/// After `start()` the store reloads itself whenever albums, scans or reviews change, whoever
+/// wrote them (this process or the CLI), so writers never need to know about it.
 @MainActor
 public final class LibraryStore {
+    /// The tables the grid query reads (albums, their scans, and reviews for the rating sort).
+    public static let observedTables: Set<String> = [Album.databaseTableName, Scan.databaseTableName, Review.databaseTableName]
+
     public let state = ObservableValue(LibraryState())
     private let database: AppDatabase
     /// Bumped by every load so a slow, stale search never overwrites a newer one.
     private var generation = 0
+    private var observation: Task<Void, Never>?
+    /// Loads started so far (tests count them to check that bursts of changes are coalesced).
+    private(set) var reloadCount = 0
 
     public init(database: AppDatabase) {
         self.database = database
     }
 
+    isolated deinit {
+        observation?.cancel()
+    }
+
+    /// Loads the crate and keeps it current until `stop()`. Calling it again does nothing.
+    public func start() {
+        guard observation == nil else { return }
+        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+    }
+
+    /// Stops following the database (the state keeps its last value).
+    public func stop() {
+        observation?.cancel()
+        observation = nil
+    }
+
     public func reload() async {
         generation += 1
+        reloadCount += 1
         let current = generation
         let database = self.database
         let sort = state.value.sort
@@ -46,10 +72,11 @@ public final class LibraryStore {
                 try database.albums(sortedBy: sort, matching: query.isEmpty ? nil : query)
             }.value
             guard current == generation else { return }
-            state.update {
-                $0.albums = albums
-                $0.phase = .loaded
-            }
+            var next = state.value
+            next.albums = albums
+            next.phase = .loaded
+            // A refresh after a change elsewhere often finds the same crate: no redraw then.
+            if next != state.value { state.set(next) }
         } catch {
             guard current == generation else { return }
             state.update { $0.phase = .failed((error as? CrateError)?.message ?? "\(error)") }
