@@ -74,8 +74,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CrateDesktop",
-            dependencies: ["CrateCore", "CrateLive", "CGtk"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["CrateCore", "CrateLive", "CGtk"]
         ),
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.
         .target(

@@ -13,7 +13,7 @@ final class DropHandler {
         handlers = UnsafeMutablePointer<CrateDropHandlers>.allocate(capacity: 1)
     }
 
-    deinit {
+    isolated deinit {
         handlers.deinitialize(count: 1)
         handlers.deallocate()
     }

@@ -155,7 +155,9 @@ final class GObjectScope {
         sources.remove(id)
     }
 
-    /// What GLib holds as a source's `user_data`.
+    /// What GLib holds as a source's `user_data`. Main-actor bound: GLib runs our sources on
+    /// the main loop, which is the main thread.
+    @MainActor
     private final class SourceEntry {
         weak var scope: GObjectScope?
         let tick: @MainActor () -> Bool
@@ -166,13 +168,13 @@ final class GObjectScope {
             self.tick = tick
         }
 
-        static let dispatch: GSourceFunc = { data in
+        nonisolated static let dispatch: GSourceFunc = { data in
             guard let data else { return 0 }
             let entry = CallbackBox<SourceEntry>.borrow(data)
             return MainActor.assumeIsolated { entry.tick() ? 1 : 0 }
         }
 
-        static let destroyed: GDestroyNotify = { data in
+        nonisolated static let destroyed: GDestroyNotify = { data in
             guard let data else { return }
             let entry = CallbackBox<SourceEntry>.take(data)
             LiveObjects.sources.subtract(1, ordering: .relaxed)

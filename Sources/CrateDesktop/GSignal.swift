@@ -33,6 +33,8 @@ enum GSignal {
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, arg, data in
             guard let data else { return }
             let handler = CallbackBox<@MainActor (UnsafeMutableRawPointer?) -> Void>.borrow(data)
+            // GTK emits on the main thread (assumeIsolated checks it), so the pointer stays there.
+            nonisolated(unsafe) let arg = arg
             MainActor.assumeIsolated { handler(arg) }
         }
         return connect(instance, signal, owner: owner, callback: unsafeBitCast(callback, to: GCallback.self), box: CallbackBox.retain(handler))
