@@ -81,7 +81,7 @@ let package = Package(
             name: "CrateTestSupport",
             dependencies: ["CrateCore"]
         ),
-        // libFuzzer harnesses (RELIABILITY #14). A plain build makes small replay tools; the
+        // libFuzzer harnesses (docs/reliability.md #14). A plain build makes small replay tools; the
         // fuzzers themselves are built by scripts/fuzz with -sanitize=fuzzer and -DCRATE_FUZZ.
         .executableTarget(
             name: "FuzzJPEG",

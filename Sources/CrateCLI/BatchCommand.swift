@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// `crate batch`: a bulk scan through the library's queue, so a kill or a crash loses nothing
-/// and scans nothing twice (RELIABILITY #5).
+/// and scans nothing twice (docs/reliability.md #5).
 struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",

@@ -12,7 +12,7 @@ struct DebugCommand: ParsableCommand {
     )
 
     /// Saves scans as fast as it can and reports each one only after its commit, so a test can
-    /// kill it at any moment and check that every reported scan survived (RELIABILITY #1).
+    /// kill it at any moment and check that every reported scan survived (docs/reliability.md #1).
     struct WriteScans: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "write-scans", abstract: "Save N synthetic scans, printing `saved <scan id>` after each commit.")
 

@@ -2,7 +2,7 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// Artwork-derived accent colours (ADR-121) fed to GTK through one runtime CSS provider: the
+/// Artwork-derived accent colours (docs/decisions/0002-accent-colours-from-artwork.md) fed to GTK through one runtime CSS provider: the
 /// detail pane's tint and play button, and the playback bar's progress gradient.
 @MainActor
 enum AccentStyle {

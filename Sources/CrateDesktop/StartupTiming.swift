@@ -1,7 +1,7 @@
 import Foundation
 
 /// `CRATE_TIMING=1`: prints how long after process start the window mapped and the crate showed,
-/// with the resident memory, once each (for the performance targets in DESIGN §3.9).
+/// with the resident memory, once each (for the performance targets in docs/performance.md).
 @MainActor
 enum StartupTiming {
     private static var seen: Set<String> = []

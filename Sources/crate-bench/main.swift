@@ -1,7 +1,7 @@
 import CrateCore
 import Foundation
 
-/// crate-bench: measurements that are not tests (DESIGN §3.9).
+/// crate-bench: measurements that are not tests (docs/performance.md).
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
@@ -73,7 +73,7 @@ func benchImage(_ paths: [String], runs: Int) throws {
 }
 
 /// Tier-0 lookup at library scale: the fixture covers plus random hashes up to `albums`, one photo
-/// prepared and matched per run (DESIGN §3.9: ≤ 100 ms including preparation).
+/// prepared and matched per run (docs/performance.md: ≤ 100 ms including preparation).
 func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
     let root = URL(fileURLWithPath: fixtures)
     let preparer = ImagePreparer()

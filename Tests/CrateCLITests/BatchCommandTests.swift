@@ -2,7 +2,7 @@ import CrateCore
 import Foundation
 import Testing
 
-/// RELIABILITY #5: a bulk scan of 100 photos killed halfway resumes on restart; no photo is
+/// docs/reliability.md #5: a bulk scan of 100 photos killed halfway resumes on restart; no photo is
 /// scanned twice and none is lost.
 @Suite("crate batch")
 struct BatchCommandTests {

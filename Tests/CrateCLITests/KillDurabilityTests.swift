@@ -2,7 +2,7 @@ import CrateCore
 import Foundation
 import Testing
 
-/// RELIABILITY #1: SIGKILL a process that is saving scans, at random moments, many times. After
+/// docs/reliability.md #1: SIGKILL a process that is saving scans, at random moments, many times. After
 /// every kill the file passes `PRAGMA integrity_check` and holds every scan the writer reported
 /// as committed (it prints `saved <id>` only after each commit).
 @Suite("Kill -9 durability")

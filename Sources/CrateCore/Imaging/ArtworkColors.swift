@@ -1,6 +1,6 @@
 import Foundation
 
-/// Two contrasting accent colours from album artwork (ADR-121): the artwork is averaged down to
+/// Two contrasting accent colours from album artwork (docs/decisions/0002-accent-colours-from-artwork.md): the artwork is averaged down to
 /// 10×10, pixels are quantised into 32-level buckets, and buckets are scored by
 /// frequency × saturation³ × a brightness floor, so vivid colours beat greys, whites and near-blacks.
 public struct ArtworkColors: Equatable, Sendable {

@@ -11,7 +11,7 @@ public struct CropSearch: Sendable {
         self.offsets = offsets
     }
 
-    /// 0.64–1.0 in steps of 0.06, offsets ±6 % in steps of 3 % (DESIGN §3.6).
+    /// 0.64–1.0 in steps of 0.06, offsets ±6 % in steps of 3 % (docs/decisions/0007-tier-0-local-match.md).
     public static let standard = CropSearch(
         scales: [0.64, 0.70, 0.76, 0.82, 0.88, 0.94, 1.0],
         offsets: [-0.06, -0.03, 0, 0.03, 0.06])

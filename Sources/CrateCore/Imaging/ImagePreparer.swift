@@ -20,7 +20,7 @@ public struct PreparedArtwork: Sendable {
     public let hash: CoverHash
 }
 
-/// Turns photos and artwork into what identification and the library need (DESIGN §3.5).
+/// Turns photos and artwork into what identification and the library need (docs/decisions/0008-photo-preparation.md).
 public struct ImagePreparer: Sendable {
     public let visionSize: Int
     public let artworkSize: Int

@@ -13,7 +13,7 @@ extension AppDatabase {
     }
 
     /// Rows that break the "no half scan" invariant: scans whose album is missing, and albums
-    /// without an artwork status. Both must be 0 after any failure (RELIABILITY #2).
+    /// without an artwork status. Both must be 0 after any failure (docs/reliability.md #2).
     public func orphanCounts() throws -> (scansWithoutAlbum: Int, albumsWithoutArtworkStatus: Int) {
         try reader.read { db in
             let scans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan WHERE albumId NOT IN (SELECT id FROM album)") ?? 0

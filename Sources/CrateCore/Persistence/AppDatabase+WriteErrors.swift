@@ -3,7 +3,7 @@ import GRDB
 
 extension AppDatabase {
     /// `writer.write`, with SQLite's disk-full and I/O failures turned into `CrateError`s the
-    /// user can read (RELIABILITY #2). The transaction is rolled back either way, so a failed
+    /// user can read (docs/reliability.md #2). The transaction is rolled back either way, so a failed
     /// write never leaves half a scan behind.
     func guardedWrite<T>(_ updates: (Database) throws -> T) throws -> T {
         do {

@@ -1,4 +1,4 @@
-/// Pure queue logic for album playback from a grid (ADR-129). No I/O, no player: it decides.
+/// Pure queue logic for album playback from a grid (docs/decisions/0003-grid-playback-in-batches.md). No I/O, no player: it decides.
 ///
 /// - A grid context (albums + tapped index) is split into batches of `batchSize` albums: the
 ///   tapped one and the four after it, then the next five, and so on to the end of the grid.

@@ -1,6 +1,6 @@
 /// The grid an album was played from: its albums in display order and the one the user picked.
 ///
-/// Playback continues with the albums after the tapped one (ADR-129); it never wraps to the start.
+/// Playback continues with the albums after the tapped one (docs/decisions/0003-grid-playback-in-batches.md); it never wraps to the start.
 public struct GridContext: Equatable, Sendable {
     public let albumIDs: [Int64]
     public let tappedIndex: Int

@@ -5,7 +5,7 @@ import Foundation
 /// The store owns an `AlbumQueueManager` (what to play) and drives a `Player` (how). Track lists
 /// come from the library; an album without one is looked up through the `TrackListProvider`, and
 /// if that fails the user sees "No track list for this album" while the queue skips it.
-/// A whole batch is loaded before anything plays (ADR-129), so nothing is rebuilt mid-album.
+/// A whole batch is loaded before anything plays (docs/decisions/0003-grid-playback-in-batches.md), so nothing is rebuilt mid-album.
 @MainActor
 public final class PlaybackStore {
     public let state = ObservableValue(PlaybackState())
@@ -50,7 +50,7 @@ public final class PlaybackStore {
     /// Plays an album from its `trackIndex`-th track (canonical order).
     ///
     /// When the album is already in the playing batch, only the cursor moves: the batch and
-    /// auto-advance carry on (ADR-129, "within-batch play path").
+    /// auto-advance carry on (docs/decisions/0003-grid-playback-in-batches.md, "within-batch play path").
     public func play(trackAt trackIndex: Int, ofAlbum albumID: Int64, grid: GridContext? = nil) async {
         if var manager, manager.cursor != nil, let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex),
            manager.seekToTrack(at: index) != nil {

@@ -1,7 +1,7 @@
 /// Something that plays a queue of album tracks: the log-backed `LogPlayer` today, real audio later.
 ///
 /// The queue always plays in the order it was loaded. There is deliberately no shuffle or repeat:
-/// albums play whole, in canonical order (ADR-114), so the protocol gives no way to ask for either.
+/// albums play whole, in canonical order (docs/decisions/0001-albums-play-whole-in-order.md), so the protocol gives no way to ask for either.
 @MainActor
 public protocol Player: AnyObject {
     /// What the player is doing now; subscribe to follow changes.

@@ -8,7 +8,7 @@ enum ProviderHTTP {
     static let searchTimeout: TimeInterval = 120
     /// A chat answer is a few KB; anything near this is a misbehaving server.
     static let maxBodyBytes = 4 << 20
-    /// Retry-After values are clamped to this range (RELIABILITY #7).
+    /// Retry-After values are clamped to this range (docs/reliability.md #7).
     static let maxRetryAfter: TimeInterval = 120
 
     /// Sends, turning transport failures into `ProviderError.transport` with a key-free message.

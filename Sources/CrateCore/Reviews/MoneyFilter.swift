@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds money talk — prices, market value, investment, rarity, pressings, collectibility, amounts
-/// of money — which Crate never shows (DESIGN §1: music, never money).
+/// of money — which Crate never shows (docs/decisions/0005-music-never-money.md).
 public enum MoneyFilter {
     /// Whole-word patterns, matched case-insensitively.
     static let patterns: [String] = [

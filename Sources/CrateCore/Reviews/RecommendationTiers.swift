@@ -1,6 +1,7 @@
 import Foundation
 
-/// The eight recommendation tiers of seed 001 and their 24 labels, exactly as the seed spells them.
+/// The eight recommendation tiers and their 24 labels, spelled exactly as the product defines them
+/// (docs/decisions/0004-recommendation-tiers.md).
 public enum RecommendationTiers {
     public static let tiers: [(tier: Int, labels: [String])] = [
         (1, ["Essential Classic", "Genre Landmark", "Cultural Monument"]),

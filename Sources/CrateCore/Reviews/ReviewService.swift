@@ -6,7 +6,7 @@ public struct ReviewResult: Equatable, Sendable {
     public let cached: Bool
 }
 
-/// Writes honest, music-first album reviews from validated metadata (DESIGN §3.7, issue 4).
+/// Writes honest, music-first album reviews from validated metadata (docs/decisions/0009-review-generation.md).
 ///
 /// Rules it keeps:
 /// 1. Only `ReviewInput` reaches the prompt; the system instruction is the versioned prompt file,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The bulk-scan queue (DESIGN §3.3, RELIABILITY #5), kept in the library so it survives a kill.
+/// The bulk-scan queue (docs/decisions/0006-bulk-scan-queue.md), kept in the library so it survives a kill.
 ///
 /// Rules: an item is claimed by `next()`, and becomes done only in the transaction that saves its
 /// scan (`markDone`), so after a crash every item is either done with exactly one scan or still

@@ -1,7 +1,7 @@
 import CrateCore
 import Foundation
 
-/// Fuzz harness for the JPEG wrapper (RELIABILITY #14): header probe, scaled decode, and the
+/// Fuzz harness for the JPEG wrapper (docs/reliability.md #14): header probe, scaled decode, and the
 /// artwork preparation that the Cover Art Archive's bytes go through. Any input must end in an
 /// image or an `ImageError`, never a crash, a hang or a sanitizer report.
 ///

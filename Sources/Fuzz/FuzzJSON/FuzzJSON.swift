@@ -2,7 +2,7 @@ import CrateCore
 import CrateTestSupport
 import Foundation
 
-/// Fuzz harness for every JSON answer Crate decodes (RELIABILITY #14): MusicBrainz search and
+/// Fuzz harness for every JSON answer Crate decodes (docs/reliability.md #14): MusicBrainz search and
 /// lookup (through `MusicBrainzClient`, as the app decodes them, scoring included), the Cover Art
 /// Archive index (through `CoverArtClient`), the vision provider's identification answer and the
 /// review draft. Each input is fed to all of them; each must decode or throw, never crash.

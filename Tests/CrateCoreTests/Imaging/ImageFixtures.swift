@@ -1,18 +1,14 @@
 import Foundation
 
 /// Locates the reference images: `CRATE_FIXTURES_DIR` if set, else the repository's own copy in
-/// `Tests/Fixtures/images` (CI's clean clone has nothing beside it), else `../shared/fixtures/images`.
+/// `Tests/Fixtures/images`.
 enum ImageFixtures {
     static let root: URL = {
         if let override = ProcessInfo.processInfo.environment["CRATE_FIXTURES_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let inRepository = tests.appendingPathComponent("Fixtures/images")
-        if FileManager.default.fileExists(atPath: inRepository.appendingPathComponent("MANIFEST.tsv").path) {
-            return inRepository
-        }
-        return tests.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/images")
+        return tests.appendingPathComponent("Fixtures/images")
     }()
 
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import CrateCore
 
-/// RELIABILITY #2: a write that hits a full disk is reported, rolled back whole, and reads go on.
+/// docs/reliability.md #2: a write that hits a full disk is reported, rolled back whole, and reads go on.
 /// The full disk is simulated with `PRAGMA max_page_count` on the writer connection (a read-only
 /// directory does not stop root, and a tmpfs cannot be mounted in CI).
 @Suite("Disk full")

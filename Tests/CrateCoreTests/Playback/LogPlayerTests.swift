@@ -121,7 +121,7 @@ struct LogPlayerTests {
         await #expect(throws: PlaybackError.nothingToPlay) { try await player.play() }
     }
 
-    /// ADR-114: no shuffle or repeat. The state a player exposes has nowhere to hold either, and the
+    /// docs/decisions/0001-albums-play-whole-in-order.md: no shuffle or repeat. The state a player exposes has nowhere to hold either, and the
     /// only statuses are stopped, playing and paused.
     @Test func playerStateHasNoShuffleOrRepeat() {
         let labels = Mirror(reflecting: PlayerState()).children.compactMap(\.label).map { $0.lowercased() }

@@ -125,7 +125,7 @@ struct PlaybackStoreTests {
         #expect(try F.playedTracks(sim.log.lines).suffix(3) == ["\(ids[0]):1-2", "\(ids[1]):1-1", "\(ids[1]):1-2"])
     }
 
-    /// ADR-129 revision: tapping a track of an album already queued used to reset auto-advance.
+    /// docs/decisions/0003-grid-playback-in-batches.md, within-batch play path: tapping a track of an album already queued used to reset auto-advance.
     @Test func playingATrackWithinTheBatchKeepsAutoAdvance() async throws {
         let (database, ids) = try F.library(Array(repeating: F.spec(3), count: 7))
         let sim = simulator(database)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CrateCore
 
-/// RELIABILITY #16: run reviews with a canary key, then search the database file, errors and logs.
+/// docs/reliability.md #16: run reviews with a canary key, then search the database file, errors and logs.
 @Suite("Canary API key")
 struct CanaryKeyTests {
     @Test func theKeyNeverReachesTheDatabaseErrorsOrLogs() async throws {

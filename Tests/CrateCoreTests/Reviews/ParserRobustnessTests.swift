@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CrateCore
 
-/// RELIABILITY #11/#14 in miniature: mangled model output never crashes a parser, and whatever
+/// docs/reliability.md #11 and #14 in miniature: mangled model output never crashes a parser, and whatever
 /// parses is valid.
 @Suite("Parser robustness")
 struct ParserRobustnessTests {
