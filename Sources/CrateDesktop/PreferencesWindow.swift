@@ -80,37 +80,25 @@ final class PreferencesWindow {
         gtk_window_set_default_widget(crate_window(widget), save)
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
-        GSignal.connect(cancel, "clicked") { [weak self] in
+        GSignal.connect(cancel, "clicked", owner: widget) { [weak self] in
             guard let self else { return }
             gtk_window_destroy(crate_window(self.widget))
         }
-        GSignal.connect(save, "clicked") { [weak self] in
+        GSignal.connect(save, "clicked", owner: widget) { [weak self] in
             guard let self, self.store.save() else { return }
             gtk_window_destroy(crate_window(self.widget))
         }
-        GSignal.connect(providerDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+        GSignal.connect(providerDropDown, "notify::selected", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
             let index = Int(gtk_drop_down_get_selected(crate_drop_down(self.providerDropDown)))
             guard PreferencesStore.providers.indices.contains(index) else { return }
             self.store.selectProvider(PreferencesStore.providers[index].kind)
         }
-        GSignal.connect(modelEntry, "changed") { [weak self] in
-            guard let self else { return }
-            self.store.setModel(self.text(self.modelEntry))
-        }
-        GSignal.connect(endpointEntry, "changed") { [weak self] in
-            guard let self else { return }
-            self.store.setEndpoint(self.text(self.endpointEntry))
-        }
-        GSignal.connect(keyEntry, "changed") { [weak self] in
-            guard let self else { return }
-            self.store.setKey(self.text(self.keyEntry))
-        }
-        GSignal.connect(contactEntry, "changed") { [weak self] in
-            guard let self else { return }
-            self.store.setContact(self.text(self.contactEntry))
-        }
-        GSignal.connect(searchSwitch, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
+        bind(modelEntry) { $0.setModel($1) }
+        bind(endpointEntry) { $0.setEndpoint($1) }
+        bind(keyEntry) { $0.setKey($1) }
+        bind(contactEntry) { $0.setContact($1) }
+        GSignal.connect(searchSwitch, "notify::active", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
             self.store.setAdvancedSearch(gtk_switch_get_active(crate_switch(self.searchSwitch)) != 0)
         }
@@ -121,6 +109,14 @@ final class PreferencesWindow {
     }
 
     // MARK: - Private
+
+    /// Every edit of `entry` goes to the store's `intent`.
+    private func bind(_ entry: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
+        GSignal.connect(entry, "changed", owner: widget) { [weak self] in
+            guard let self else { return }
+            intent(self.store, self.text(entry))
+        }
+    }
 
     private func render(_ state: PreferencesState) {
         let index = PreferencesStore.providers.firstIndex { $0.kind == state.provider } ?? 0

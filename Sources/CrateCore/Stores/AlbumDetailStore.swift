@@ -55,7 +55,7 @@ public final class AlbumDetailStore {
     /// A `show` is reading its album: a refresh waits for it instead of racing it.
     private var isShowing = false
     private var refreshAfterShow = false
-    private var observation: Task<Void, Never>?
+    private let observation = StoreObservation()
     /// Refreshes started so far (tests count them).
     private(set) var refreshCount = 0
 
@@ -67,20 +67,14 @@ public final class AlbumDetailStore {
         self.generateReview = generateReview
     }
 
-    isolated deinit {
-        observation?.cancel()
-    }
-
     /// Keeps the shown album current until `stop()`. Calling it again does nothing.
     public func start() {
-        guard observation == nil else { return }
-        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.refresh() }
+        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.refresh() }
     }
 
     /// Stops following the database (the state keeps its last value).
     public func stop() {
-        observation?.cancel()
-        observation = nil
+        observation.stop()
     }
 
     /// Swaps the review functions (after Preferences changed the provider).

@@ -39,7 +39,7 @@ public final class HistoryStore {
     private var isLoadingMore = false
     /// Bumped by every reload, so an older, slower read never overwrites a newer one.
     private var generation = 0
-    private var observation: Task<Void, Never>?
+    private let observation = StoreObservation()
     /// Loads started so far (tests count them to check that bursts of changes are coalesced).
     private(set) var reloadCount = 0
     /// How pages are read; tests replace it to control when a read finishes.
@@ -57,20 +57,14 @@ public final class HistoryStore {
         }
     }
 
-    isolated deinit {
-        observation?.cancel()
-    }
-
     /// Loads the history and keeps it current until `stop()`. Calling it again does nothing.
     public func start() {
-        guard observation == nil else { return }
-        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
     }
 
     /// Stops following the database (the state keeps its last value).
     public func stop() {
-        observation?.cancel()
-        observation = nil
+        observation.stop()
     }
 
     /// Loads the history from the database (off the main thread).

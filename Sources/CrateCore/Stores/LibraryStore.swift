@@ -36,7 +36,7 @@ public final class LibraryStore {
     private let database: AppDatabase
     /// Bumped by every load so a slow, stale search never overwrites a newer one.
     private var generation = 0
-    private var observation: Task<Void, Never>?
+    private let observation = StoreObservation()
     /// Loads started so far (tests count them to check that bursts of changes are coalesced).
     private(set) var reloadCount = 0
 
@@ -44,20 +44,14 @@ public final class LibraryStore {
         self.database = database
     }
 
-    isolated deinit {
-        observation?.cancel()
-    }
-
     /// Loads the crate and keeps it current until `stop()`. Calling it again does nothing.
     public func start() {
-        guard observation == nil else { return }
-        observation = StoreObservation.reloading(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
     }
 
     /// Stops following the database (the state keeps its last value).
     public func stop() {
-        observation?.cancel()
-        observation = nil
+        observation.stop()
     }
 
     public func reload() async {

@@ -140,7 +140,7 @@ struct AppDatabaseTests {
     @Test func anEmptyFileIsAValidNewLibrary() throws {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: dir.paths.dataDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir.paths.databaseURL.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.paths.databaseURL.path, contents: Data())
         let db = try AppDatabase.open(paths: dir.paths)
         #expect(db.recoveryNotice == nil)
         #expect(try db.schemaVersion() == AppDatabase.knownMigrations.last)
