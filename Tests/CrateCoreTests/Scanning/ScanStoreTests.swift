@@ -14,7 +14,8 @@ private final class ScriptedScanner: AlbumScanner, @unchecked Sendable {
 
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         lock.withLock { scanned.append("choose:\(candidate.title)") }
-        return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate))
+        // Like the pipeline, the switch offers the album it replaced back as a candidate.
+        return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate), candidates: [album])
     }
 
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
@@ -141,6 +142,6 @@ struct ScanStoreTests {
         #expect(saved == ["Rumours", "Rumours (Live)"])
         guard case .complete(let chosen) = store.state.value.phase else { Issue.record("not complete"); return }
         #expect(chosen.entry.scan.method == .manual)
-        #expect(chosen.candidates.map(\.title) == ["Rumours"], "the first answer becomes a candidate in turn")
+        #expect(chosen.candidates.map(\.title) == ["Rumours"], "the switch's own candidates are shown")
     }
 }
