@@ -117,6 +117,24 @@ extension AppDatabase {
             try db.create(index: "batch_item_on_state_id", on: "batch_item", columns: ["state", "id"])
         }
 
+        // "Not this album?" runners-up, kept with their scan so the choice survives a restart.
+        // A table rather than a JSON column on `scan`: rows go with their scan (cascade), the
+        // scan rows the history reads stay as they are, and the columns are typed.
+        migrator.registerMigration("v6-scan-candidates") { db in
+            try db.create(table: "scan_candidate") { t in
+                t.column("scanId", .integer).notNull().references("scan", onDelete: .cascade)
+                t.column("rank", .integer).notNull()
+                t.primaryKey(["scanId", "rank"])
+                t.column("mbReleaseId", .text)
+                t.column("mbReleaseGroupId", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("year", .text)
+                t.column("label", .text)
+                t.column("score", .double)
+            }
+        }
+
         return migrator
     }()
 }
