@@ -25,6 +25,13 @@ public struct ScanState: Equatable, Sendable {
         total > 1 && position > 0 ? "Scanning \(position) of \(total)" : nil
     }
 
+    /// "Not this album?": the runners-up of the scan just completed, best first, with their
+    /// scores; empty otherwise. Pick one with `ScanStore.choose(_:)`.
+    public var candidates: [ScanCandidate] {
+        guard case .complete(let result) = phase else { return [] }
+        return result.rankedCandidates
+    }
+
     public var isBusy: Bool {
         switch phase {
         case .identifying, .identified, .loadingReview: return true
