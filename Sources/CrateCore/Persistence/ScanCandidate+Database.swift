@@ -23,13 +23,10 @@ struct ScanCandidateRow: FetchableRecord, PersistableRecord {
     var scanID: Int64
     var rank: Int
     var candidate: ScanCandidate
+}
 
-    init(scanID: Int64, rank: Int, candidate: ScanCandidate) {
-        self.scanID = scanID
-        self.rank = rank
-        self.candidate = candidate
-    }
-
+// In an extension, so the memberwise initializer stays.
+extension ScanCandidateRow {
     init(row: Row) throws {
         scanID = row[Columns.scanID]
         rank = row[Columns.rank]
