@@ -6,7 +6,7 @@ import CrateCore
 final class CandidateList {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
-    var onChoose: ((Album) -> Void)?
+    private var onChoose: ((Album) -> Void)?
 
     init() {
         widget = gtk_expander_new("Not this album?")!
@@ -15,9 +15,21 @@ final class CandidateList {
         gtk_widget_set_visible(widget, 0)
     }
 
-    func show(_ candidates: [Album]) {
+    /// Shows the runners-up `store` offers and sends a pick back to it; redraws only when they
+    /// change, so hiding the list (another album selected) lasts until the next scan.
+    func bind(to store: ScanStore) -> ObservationToken {
+        onChoose = { [weak store] album in store?.choose(album) }
+        var shown: [ScanCandidate] = []
+        return store.state.subscribe(initial: true) { [weak self] state in
+            guard state.candidates != shown else { return }
+            shown = state.candidates
+            self?.show(shown)
+        }
+    }
+
+    func show(_ candidates: [ScanCandidate]) {
         while let child = gtk_widget_get_first_child(list) { gtk_box_remove(crate_box(list), child) }
-        for candidate in candidates.prefix(5) {
+        for candidate in candidates.prefix(5).map(\.album) {
             let button = gtk_button_new()!
             gtk_widget_add_css_class(button, "flat")
             let year = candidate.year.map { " (\($0))" } ?? ""

@@ -19,13 +19,12 @@ extension MainWindow {
                     self.showPage("crate")
                     self.library?.select(albumID: id)
                     await self.detail?.show(scanResult: result)
-                    self.detailPane?.candidates.show(result.candidates)
                     self.detailPane?.showTab("review")
                 }
             }
         }
         progressView.onCancel = { [weak store] in store?.cancel() }
-        detailPane?.candidates.onChoose = { [weak store] candidate in store?.choose(candidate) }
+        detailPane?.candidates.bind(to: store).store(in: &tokens)
         Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
         Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }
         Actions.add(to: widget, "cancel-scan") { [weak store] in store?.cancel() }

@@ -82,12 +82,12 @@ extension AppDatabase {
     /// Throws `BatchQueueError.notPending` (saving nothing) when the item was already finished.
     @discardableResult
     public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date(),
-                         completingBatchItem itemID: Int64) throws -> HistoryEntry {
+                         completingBatchItem itemID: Int64, candidates: [ScanCandidate] = []) throws -> HistoryEntry {
         try checkWritable()
         return try guardedWrite { db in
             guard var item = try BatchItem.fetchOne(db, key: itemID) else { throw CrateError.notFound("The queued photo") }
             guard item.state == .pending else { throw BatchQueueError.notPending(path: item.path) }
-            let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, in: db)
+            let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
             item.state = .done
             item.scanID = entry.scan.id
             item.error = nil

@@ -95,7 +95,7 @@ extension AppDatabase {
             try db.create(index: "scan_on_albumId_scannedAt", on: "scan", columns: ["albumId", "scannedAt"])
         }
 
-        // The bulk-scan queue (DESIGN §3.3, RELIABILITY #5): photos waiting to be scanned survive
+        // The bulk-scan queue (docs/decisions/0006-bulk-scan-queue.md): photos waiting to be scanned survive
         // a kill; an item becomes `done` in the same transaction that saves its scan.
         migrator.registerMigration("v5-batch") { db in
             try db.create(table: "batch_item") { t in
@@ -129,6 +129,24 @@ extension AppDatabase {
                 try db.execute(sql: "UPDATE album SET artworkPath = ?, thumbnailPath = ? WHERE id = ?", arguments: [
                     artwork.map(ArtworkCache.storedPath(forLegacyPath:)), thumbnail.map(ArtworkCache.storedPath(forLegacyPath:)), row["id"] as Int64,
                 ])
+            }
+        }
+
+        // "Not this album?" runners-up, kept with their scan so the choice survives a restart.
+        // A table rather than a JSON column on `scan`: rows go with their scan (cascade), the
+        // scan rows the history reads stay as they are, and the columns are typed.
+        migrator.registerMigration("v7-scan-candidates") { db in
+            try db.create(table: "scan_candidate") { t in
+                t.column("scanId", .integer).notNull().references("scan", onDelete: .cascade)
+                t.column("rank", .integer).notNull()
+                t.primaryKey(["scanId", "rank"])
+                t.column("mbReleaseId", .text)
+                t.column("mbReleaseGroupId", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("year", .text)
+                t.column("label", .text)
+                t.column("score", .double)
             }
         }
 

@@ -39,6 +39,12 @@ extension AppDatabase {
         }
     }
 
+    /// The runners-up saved with scan `scanID`, best first ("Not this album?"); empty when it had
+    /// none or is gone.
+    public func candidates(forScan scanID: Int64) throws -> [ScanCandidate] {
+        try reader.read { db in try Self.fetchCandidates(forScan: scanID, in: db) }
+    }
+
     public func review(key: String) throws -> Review? {
         try reader.read { db in try Review.fetchOne(db, key: key) }
     }

@@ -4,13 +4,38 @@ import GRDB
 extension AppDatabase {
     // MARK: - Writes
 
-    /// Saves a scan and its album in one transaction. An album already known by its MusicBrainz
-    /// release id is reused (and its details refreshed); every scan is saved, duplicates included.
+    /// Saves a scan, its album and its runners-up (`candidates`, best first) in one transaction.
+    /// An album already known by its MusicBrainz release id is reused (and its details
+    /// refreshed); every scan is saved, duplicates included.
     @discardableResult
-    public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date()) throws -> HistoryEntry {
+    public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date(),
+                         candidates: [ScanCandidate] = []) throws -> HistoryEntry {
         try checkWritable()
         return try guardedWrite { db in
-            try Self.insertScan(of: album, method: method, confidence: confidence, at: date, in: db)
+            try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
+        }
+    }
+
+    /// "Not this album?", in one transaction: scan `scanID` is replaced by a scan of `album`.
+    /// The new scan keeps the old one's other candidates and offers the replaced album back
+    /// (unscored, last). The replaced album leaves the crate when no scan points at it any more
+    /// (see `removeIfAbandoned`), so a wrong answer does not linger in the grid.
+    /// Throws `CrateError.notFound` (changing nothing) when the scan is gone.
+    @discardableResult
+    public func replaceScan(id scanID: Int64, with album: Album, method: IdentificationMethod = .manual, at date: Date = Date()) throws -> HistoryEntry {
+        try checkWritable()
+        return try guardedWrite { db in
+            guard let old = try Scan.fetchOne(db, key: scanID) else { throw CrateError.notFound("The scan to replace") }
+            guard let replaced = try Album.fetchOne(db, key: old.albumID) else { throw CrateError.notFound("The album of this scan") }
+            let others = try Self.fetchCandidates(forScan: scanID, in: db)
+                .filter { !ScanCandidate.sameRelease($0.album, album) }
+            var offeredBack = replaced
+            offeredBack.id = nil
+            let candidates = others + [ScanCandidate(album: offeredBack, score: nil)]
+            try old.delete(db)  // Its candidates go with it (cascade).
+            let entry = try Self.insertScan(of: album, method: method, confidence: nil, at: date, candidates: candidates, in: db)
+            try Self.removeIfAbandoned(albumID: old.albumID, in: db)
+            return entry
         }
     }
 
@@ -57,7 +82,8 @@ extension AppDatabase {
     }
 
     /// The body of `saveScan`, for writes that save a scan together with something else.
-    static func insertScan(of album: Album, method: IdentificationMethod, confidence: Double?, at date: Date, in db: Database) throws -> HistoryEntry {
+    static func insertScan(of album: Album, method: IdentificationMethod, confidence: Double?, at date: Date,
+                           candidates: [ScanCandidate] = [], in db: Database) throws -> HistoryEntry {
         var stored = album
         if let mbid = album.musicBrainzReleaseID,
            let existing = try Album.filter(Album.Columns.mbReleaseID == mbid).fetchOne(db) {
@@ -76,7 +102,31 @@ extension AppDatabase {
         guard let albumID = stored.id else { throw CrateError.notFound("The saved album") }
         var scan = Scan(albumID: albumID, scannedAt: date, method: method, confidence: confidence)
         try scan.insert(db)
+        guard let scanID = scan.id else { throw CrateError.notFound("The saved scan") }
+        for (rank, candidate) in candidates.enumerated() {
+            try ScanCandidateRow(scanID: scanID, rank: rank, candidate: candidate).insert(db)
+        }
         return HistoryEntry(scan: scan, album: stored)
+    }
+
+    /// The rule for an album whose last scan was just replaced: it leaves the crate (tracks,
+    /// cover hash and search entry go with it) when no scan points at it any more.
+    ///
+    /// Favourites and plays would keep it too, but neither is in the database yet (plays are
+    /// only in the playback log file); when they are, check them here. Returns whether it went.
+    @discardableResult
+    static func removeIfAbandoned(albumID: Int64, in db: Database) throws -> Bool {
+        let scans = try Scan.filter(Scan.Columns.albumID == albumID).fetchCount(db)
+        guard scans == 0 else { return false }
+        return try Album.deleteOne(db, key: albumID)
+    }
+
+    static func fetchCandidates(forScan scanID: Int64, in db: Database) throws -> [ScanCandidate] {
+        try ScanCandidateRow
+            .filter(ScanCandidateRow.Columns.scanID == scanID)
+            .order(ScanCandidateRow.Columns.rank)
+            .fetchAll(db)
+            .map(\.candidate)
     }
 
     func checkWritable() throws {

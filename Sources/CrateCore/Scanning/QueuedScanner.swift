@@ -1,7 +1,7 @@
 import Foundation
 
 /// The window's scanner when files must survive a kill: every file dropped on the window is kept
-/// in the library's bulk queue until its scan is saved (DESIGN §3.3), and a session that was
+/// in the library's bulk queue until its scan is saved (docs/decisions/0006-bulk-scan-queue.md), and a session that was
 /// killed hands its unscanned files to the next one.
 ///
 /// Wiring: give `ScanStore` this scanner; call `remember(_:)` with the files passed to

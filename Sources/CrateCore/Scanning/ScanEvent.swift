@@ -25,6 +25,20 @@ public struct ScanResult: Equatable, Sendable {
         self.review = review
         self.reviewFailure = reviewFailure
     }
+
+    /// The candidates with their scores, best first. Unscored ones (the album a switch replaced)
+    /// come last, so `candidateScores` holds the scores of the first `candidateScores.count`.
+    public var rankedCandidates: [ScanCandidate] {
+        get {
+            candidates.enumerated().map { index, album in
+                ScanCandidate(album: album, score: candidateScores.indices.contains(index) ? candidateScores[index] : nil)
+            }
+        }
+        set {
+            candidates = newValue.map(\.album)
+            candidateScores = newValue.prefix { $0.score != nil }.compactMap(\.score)
+        }
+    }
 }
 
 /// Why a scan did not produce an album. Messages are the ones the user sees.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The live scan: prepare the photo, try tier 0, else the vision provider and MusicBrainz; save
-/// the scan; then fetch artwork, track list and review side by side (DESIGN §3.6).
+/// the scan; then fetch artwork, track list and review side by side (docs/ARCHITECTURE.md, "Data flow of a scan").
 ///
 /// Partial success beats total failure: once the album is known it is saved, and artwork, tracks
 /// and review each fail on their own.
@@ -77,22 +77,25 @@ public final class ScanPipeline: AlbumScanner {
         }
         try Task.checkCancellation()
 
-        let (album, candidates, scores) = await resolve(answer)
-        let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence, batchItem: batchItem)
+        let (album, candidates) = await resolve(answer)
+        let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence,
+                             batchItem: batchItem, candidates: candidates)
         events(.identified(entry.album))
         var result = try await fetchDetails(for: entry, events: events)
-        result.candidates = candidates
-        result.candidateScores = scores
+        result.rankedCandidates = candidates
         return result
     }
 
-    /// "Not this album?": replaces a scan's album with one of its runners-up, then fetches that
-    /// album's artwork, track list and review like a new identification.
+    /// "Not this album?": replaces a scan's album with one of its runners-up in one transaction
+    /// (see `AppDatabase.replaceScan`), then fetches that album's artwork, track list and review
+    /// like a new identification. Cancelled before the switch, nothing changes.
     public func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void = { _ in }) async throws -> ScanResult {
-        _ = try database.deleteScan(id: scanID)
-        let entry = try database.saveScan(of: candidate, method: .manual, confidence: nil)
+        try Task.checkCancellation()
+        let entry = try database.replaceScan(id: scanID, with: candidate, method: .manual)
         events(.identified(entry.album))
-        return try await fetchDetails(for: entry, events: events)
+        var result = try await fetchDetails(for: entry, events: events)
+        result.rankedCandidates = try database.candidates(forScan: entry.id)
+        return result
     }
 
     /// Fetches artwork (and track lists) that a killed or failed scan never got; returns how many
@@ -111,23 +114,26 @@ public final class ScanPipeline: AlbumScanner {
 
     // MARK: - Private
 
-    private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?) throws -> HistoryEntry {
-        guard let batchItem else { return try database.saveScan(of: album, method: method, confidence: confidence) }
-        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem)
+    private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,
+                      candidates: [ScanCandidate] = []) throws -> HistoryEntry {
+        guard let batchItem else { return try database.saveScan(of: album, method: method, confidence: confidence, candidates: candidates) }
+        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem, candidates: candidates)
     }
 
-    /// Matches the provider's answer against MusicBrainz. A failed or empty search still gives
-    /// an album (from the answer alone), so the scan is saved.
-    private func resolve(_ answer: VisionAnswer) async -> (Album, [Album], [Double]) {
+    /// Matches the provider's answer against MusicBrainz: the best release and the runners-up,
+    /// best first. A failed or empty search still gives an album (from the answer alone), so the
+    /// scan is saved.
+    private func resolve(_ answer: VisionAnswer) async -> (Album, [ScanCandidate]) {
         let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
-        guard let musicBrainz = services.musicBrainz else { return (fallback, [], []) }
+        guard let musicBrainz = services.musicBrainz else { return (fallback, []) }
         do {
             let match = try await musicBrainz.findRelease(ReleaseQuery(title: answer.album, artist: answer.artist, year: answer.year))
-            guard let best = match.best else { return (fallback, [], []) }
-            return (Self.album(from: best, answer: answer), match.runnersUp.map { Self.album(from: $0, answer: nil) }, match.runnersUp.map(\.score))
+            guard let best = match.best else { return (fallback, []) }
+            let runnersUp = match.runnersUp.map { ScanCandidate(album: Self.album(from: $0, answer: nil), score: $0.score) }
+            return (Self.album(from: best, answer: answer), runnersUp)
         } catch {
             Log.error("MusicBrainz search failed: \(error.localizedDescription)")
-            return (fallback, [], [])
+            return (fallback, [])
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The scan state machine the window shows (seed 001 / DESIGN §3.6):
+/// The scan state machine the window shows:
 /// identifying → identified → loading review → complete, or failed.
 public struct ScanState: Equatable, Sendable {
     public enum Phase: Equatable, Sendable {
@@ -25,6 +25,13 @@ public struct ScanState: Equatable, Sendable {
         total > 1 && position > 0 ? "Scanning \(position) of \(total)" : nil
     }
 
+    /// "Not this album?": the runners-up of the scan just completed, best first, with their
+    /// scores; empty otherwise. Pick one with `ScanStore.choose(_:)`.
+    public var candidates: [ScanCandidate] {
+        guard case .complete(let result) = phase else { return [] }
+        return result.rankedCandidates
+    }
+
     public var isBusy: Bool {
         switch phase {
         case .identifying, .identified, .loadingReview: return true
@@ -36,6 +43,10 @@ public struct ScanState: Equatable, Sendable {
 }
 
 /// Queues dropped / opened files and scans them one after another.
+///
+/// Every unit of work (a file, or a switch to another candidate) runs in one queue, one at a
+/// time, as `current`: a file dropped during a switch waits its turn, and `cancel()` stops
+/// whichever is running.
 @MainActor
 public final class ScanStore {
     public static let identifyingMessage = "Extracting text and examining album art…"
@@ -45,14 +56,23 @@ public final class ScanStore {
     public static let slowIdentificationDelay: TimeInterval = 3.5
 
     public let state = ObservableValue(ScanState())
-    /// Called after each scan that saved something, so the grid and history can refresh.
+    /// Called after each scan that saved something, so the window can show the album.
     public var onSaved: ((ScanResult) -> Void)?
+
+    /// One turn of the queue.
+    private enum Job: Sendable {
+        case file(URL)
+        /// "Not this album?": replace the scan of `result` with `candidate`.
+        case choose(Album, replacing: ScanResult)
+    }
 
     private var scanner: AlbumScanner
     private let sleep: @Sendable (TimeInterval) async -> Void
-    private var pending: [URL] = []
+    private var pending: [Job] = []
     private var worker: Task<Void, Never>?
     private var current: Task<ScanResult, Error>?
+    /// Counts jobs; a timer started for an earlier job checks it before touching the state.
+    private var jobNumber = 0
 
     public init(scanner: AlbumScanner, sleep: @escaping @Sendable (TimeInterval) async -> Void = { seconds in
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -64,34 +84,19 @@ public final class ScanStore {
     /// Adds files to the queue; scanning starts (or continues) in order.
     public func scan(files: [URL]) {
         guard !files.isEmpty else { return }
-        pending.append(contentsOf: files)
+        pending.append(contentsOf: files.map(Job.file))
         state.update {
             if $0.isBusy { $0.total += files.count } else { $0.total = files.count; $0.position = 0 }
         }
-        if worker == nil {
-            worker = Task { await self.drain() }
-        }
+        startWorker()
     }
 
-    /// "Not this album?": switches the last scan to one of its other candidates.
+    /// "Not this album?": switches the last scan to one of its other candidates. Ignored unless
+    /// the last scan completed and nothing else is queued or running.
     public func choose(_ candidate: Album) {
-        guard case .complete(let result) = state.value.phase, let scanID = result.entry.scan.id, worker == nil else { return }
-        let scanner = self.scanner
-        state.update {
-            $0.phase = .identified(candidate)
-            $0.message = "We found \(candidate.title) by \(candidate.artist)"
-        }
-        worker = Task {
-            do {
-                var chosen = try await scanner.choose(candidate, replacing: scanID) { _ in }
-                chosen.candidates = result.candidates.filter { $0 != candidate } + [result.entry.album]
-                state.update { $0.phase = .complete(chosen); $0.message = "" }
-                onSaved?(chosen)
-            } catch {
-                state.update { $0.phase = .failed(file: nil, .other((error as? LocalizedError)?.errorDescription ?? "\(error)")) }
-            }
-            worker = nil
-        }
+        guard worker == nil, case .complete(let result) = state.value.phase, result.entry.scan.id != nil else { return }
+        pending.append(.choose(candidate, replacing: result))
+        startWorker()
     }
 
     /// Uses a new scanner from the next scan on (after Preferences changed the provider).
@@ -99,7 +104,7 @@ public final class ScanStore {
         self.scanner = scanner
     }
 
-    /// Stops the running scan and drops the rest of the queue (Escape).
+    /// Stops the running scan or switch and drops the rest of the queue (Escape).
     public func cancel() {
         pending.removeAll()
         current?.cancel()
@@ -112,70 +117,116 @@ public final class ScanStore {
 
     // MARK: - Private
 
+    private func startWorker() {
+        guard worker == nil else { return }
+        worker = Task { await self.drain() }
+    }
+
     private func drain() async {
         while !pending.isEmpty {
-            let file = pending.removeFirst()
-            await run(file)
+            await run(pending.removeFirst())
         }
         worker = nil
     }
 
-    private func run(_ file: URL) async {
-        state.update {
-            $0.position += 1
-            $0.phase = .identifying
-            $0.message = Self.identifyingMessage
-        }
-        let slowTimer = Task { [sleep] in
-            await sleep(Self.slowIdentificationDelay)
-            guard !Task.isCancelled else { return }
-            await MainActor.run {
-                if self.state.value.phase == .identifying { self.state.update { $0.message = Self.searchingMessage } }
+    private func run(_ job: Job) async {
+        jobNumber += 1
+        let file: URL?
+        switch job {
+        case .file(let url):
+            file = url
+            state.update {
+                $0.position += 1
+                $0.phase = .identifying
+                $0.message = Self.identifyingMessage
+            }
+        case .choose(let candidate, _):
+            file = nil
+            state.update {
+                $0.phase = .identified(candidate)
+                $0.message = Self.foundMessage(candidate)
             }
         }
-        defer { slowTimer.cancel() }
+        let slowTimer = file == nil ? nil : startSlowTimer(job: jobNumber)
+        defer { slowTimer?.cancel() }
+
+        // This job's milestones travel through a stream of its own, applied in order. The stream
+        // is finished (later events dropped) and drained before the outcome is shown, so every
+        // milestone lands before "complete" and none can ever relabel the next job.
+        let (events, sink) = AsyncStream.makeStream(of: ScanEvent.self)
+        let applying = Task {
+            for await event in events { self.apply(event) }
+        }
         let scanner = self.scanner
         let task = Task.detached { () async throws -> ScanResult in
-            try await scanner.scan(file: file) { event in
-                Task { @MainActor in self.apply(event) }
+            let report: @Sendable (ScanEvent) -> Void = { sink.yield($0) }
+            switch job {
+            case .file(let url):
+                return try await scanner.scan(file: url, events: report)
+            case .choose(let candidate, let replaced):
+                return try await scanner.choose(candidate, replacing: replaced.entry.id, events: report)
             }
         }
         current = task
+        let outcome: Result<ScanResult, Error>
         do {
-            let result = try await task.value
-            await Task.yield()  // Let queued milestone events land before "complete".
+            outcome = .success(try await task.value)
+        } catch {
+            outcome = .failure(error)
+        }
+        sink.finish()
+        await applying.value
+        current = nil
+
+        switch outcome {
+        case .success(let result):
             state.update {
                 $0.phase = .complete(result)
                 $0.message = ""
             }
             onSaved?(result)
-        } catch {
-            let failure: ScanFailure
-            if let scanFailure = error as? ScanFailure { failure = scanFailure }
-            else if error is CancellationError || task.isCancelled { failure = .cancelled }
-            else { failure = .other((error as? LocalizedError)?.errorDescription ?? "\(error)") }
+        case .failure(let error):
+            let failure = Self.failure(from: error, cancelled: task.isCancelled)
             state.update {
                 $0.phase = .failed(file: file, failure)
                 $0.message = failure.message
             }
         }
-        current = nil
         if pending.isEmpty {
             state.update { $0.total = 0; $0.position = 0 }
         }
     }
 
+    /// Changes the message while job `number` is still identifying after the delay.
+    private func startSlowTimer(job number: Int) -> Task<Void, Never> {
+        Task { [sleep] in
+            await sleep(Self.slowIdentificationDelay)
+            guard !Task.isCancelled, self.jobNumber == number, self.state.value.phase == .identifying else { return }
+            self.state.update { $0.message = Self.searchingMessage }
+        }
+    }
+
     private func apply(_ event: ScanEvent) {
-        guard state.value.isBusy else { return }  // A late event after cancel/failure is ignored.
+        guard state.value.isBusy else { return }
         state.update {
             switch event {
             case .identified(let album):
                 $0.phase = .identified(album)
-                $0.message = "We found \(album.title) by \(album.artist)"
+                $0.message = Self.foundMessage(album)
             case .loadingReview(let album):
                 $0.phase = .loadingReview(album)
                 $0.message = Self.reviewMessage
             }
         }
+    }
+
+    private static func foundMessage(_ album: Album) -> String {
+        "We found \(album.title) by \(album.artist)"
+    }
+
+    private static func failure(from error: Error, cancelled: Bool) -> ScanFailure {
+        if let scanFailure = error as? ScanFailure { return scanFailure }
+        if error is CancellationError || cancelled { return .cancelled }
+        return .other((error as? LocalizedError)?.errorDescription ?? "\(error)")
     }
 }

@@ -104,12 +104,17 @@ struct ScanPipelineTests {
         h.serveRumours()
         let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours)
         let first = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let saved = try h.database.candidates(forScan: first.entry.id)
+        #expect(!saved.isEmpty)
+        #expect(saved.map(\.album.musicBrainzReleaseID) == first.candidates.map(\.musicBrainzReleaseID), "runners-up are saved with the scan")
+        #expect(saved.map(\.score) == first.rankedCandidates.map(\.score))
         let other = Album(title: "Tusk", artist: "Fleetwood Mac", year: "1979")
         let chosen = try await pipeline.choose(other, replacing: first.entry.id)
         #expect(chosen.entry.album.title == "Tusk")
         #expect(chosen.entry.scan.method == .manual)
         let history = try h.database.history()
         #expect(history.map(\.album.title) == ["Tusk"], "the wrong scan is gone, the chosen one saved")
+        #expect(try h.database.albums(sortedBy: .artist).map(\.album.title) == ["Tusk"], "the wrong album left the crate")
     }
 }
 

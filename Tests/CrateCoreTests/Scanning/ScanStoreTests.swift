@@ -14,7 +14,8 @@ private final class ScriptedScanner: AlbumScanner, @unchecked Sendable {
 
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         lock.withLock { scanned.append("choose:\(candidate.title)") }
-        return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate))
+        // Like the pipeline, the switch offers the album it replaced back as a candidate.
+        return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate), candidates: [album])
     }
 
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
@@ -129,18 +130,21 @@ struct ScanStoreTests {
     @Test func notThisAlbumSwitchesToACandidate() async {
         var first = result("Rumours")
         first.candidates = [Album(id: 2, title: "Rumours (Live)", artist: "Fleetwood Mac")]
+        first.candidateScores = [0.7]
         let scanner = ScriptedScanner(["a.jpg": .result(first)])
         let store = ScanStore(scanner: scanner, sleep: { _ in })
         var saved: [String] = []
         store.onSaved = { saved.append($0.entry.album.title) }
         store.scan(files: [URL(fileURLWithPath: "/tmp/a.jpg")])
         await store.waitUntilIdle()
+        #expect(store.state.value.candidates.map(\.album.title) == ["Rumours (Live)"], "the state offers the runners-up")
+        #expect(store.state.value.candidates.map(\.score) == [0.7])
         store.choose(first.candidates[0])
         await store.waitUntilIdle()
         #expect(scanner.scanned == ["a.jpg", "choose:Rumours (Live)"])
         #expect(saved == ["Rumours", "Rumours (Live)"])
         guard case .complete(let chosen) = store.state.value.phase else { Issue.record("not complete"); return }
         #expect(chosen.entry.scan.method == .manual)
-        #expect(chosen.candidates.map(\.title) == ["Rumours"], "the first answer becomes a candidate in turn")
+        #expect(store.state.value.candidates.map(\.album.title) == ["Rumours"], "the switch's own candidates are offered")
     }
 }
