@@ -56,16 +56,19 @@ enum PacingFixtures {
             }
             return .json(ProviderFixtures.anthropicMessage(identification(identified.next())))
         }
-        server.route("/ws/2/release") { request in
-            guard let n = number(in: request.queryItem("query") ?? "") else { return .json(#"{"releases":[]}"#) }
-            return .json(search(n))
-        }
+        server.route("/ws/2/release", answerSearch)
         server.route("/ws/2/release/*") { request in
             let id = String(request.path.dropFirst("/ws/2/release/".count))
             guard let n = Int(id.suffix(12)) else { return .notFound }
             return .json(lookup(id, n: n))
         }
         server.route("/caa/*", responses: [.notFound])
+    }
+
+    /// The search for album n, n taken from the query.
+    @Sendable static func answerSearch(_ request: RecordedRequest) -> FixtureResponse {
+        guard let n = number(in: request.queryItem("query") ?? "") else { return .json(#"{"releases":[]}"#) }
+        return .json(search(n))
     }
 
     /// The album number in a search query (`release:"Pacing Album 7" AND …`).

@@ -69,7 +69,7 @@ public final class ResilientHTTPClient: HTTPClient {
                 if let limit = policy.failFastAfter {
                     await limiter.deferHost(host, by: serverDelay)
                     if serverDelay > limit {
-                        Log.error("\(host) asked for a pause of \(Int(serverDelay)) s; failing this request now")
+                        Log.debug("\(host) asked for a pause of \(Int(serverDelay)) s; failing this request now")
                         throw RetryLaterError(host: host, seconds: serverDelay)
                     }
                 } else {
