@@ -17,7 +17,7 @@ public struct CrateCommand: AsyncParsableCommand {
 
 /// Turns a core error into the CLI's message and exit code 1.
 func fail(_ error: Error) -> ExitCode {
-    let message = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    let message = (error as? CrateError)?.message ?? (error as? ScanFailure)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
     FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
     return ExitCode(1)
 }

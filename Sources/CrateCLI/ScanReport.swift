@@ -35,6 +35,10 @@ struct ScanReport: Encodable {
     struct ErrorJSON: Encodable {
         let code: String
         let message: String
+        /// For `must_wait`: whole seconds the service asked for (absent otherwise).
+        var retry_after_seconds: Int? = nil
+        /// For `must_wait`: whether the photo stays in the bulk queue for a later run.
+        var queued: Bool? = nil
     }
 
     let file: String
@@ -74,7 +78,7 @@ struct ScanReport: Encodable {
 
     init(file: String, failure: ScanFailure) {
         self.init(file: file, status: failure == .notIdentified ? .notIdentified : .error, tier: nil, album: nil, candidates: [], artwork: nil,
-                  review: nil, scan_id: nil, error: ErrorJSON(code: Self.code(failure), message: failure.message))
+                  review: nil, scan_id: nil, error: Self.error(failure))
     }
 
     /// - Parameter artworkDirectory: where the library's relative artwork paths are resolved; the
@@ -125,6 +129,15 @@ struct ScanReport: Encodable {
         }
     }
 
+    private static func error(_ failure: ScanFailure) -> ErrorJSON {
+        var error = ErrorJSON(code: code(failure), message: failure.message)
+        if case .mustWait(_, let seconds, let queued) = failure {
+            error.retry_after_seconds = Int(seconds.rounded(.up))
+            error.queued = queued
+        }
+        return error
+    }
+
     private static func code(_ failure: ScanFailure) -> String {
         switch failure {
         case .notIdentified: return "not_identified"
@@ -132,6 +145,7 @@ struct ScanReport: Encodable {
         case .providerKey: return "provider_key"
         case .other: return "failed"
         case .cancelled: return "cancelled"
+        case .mustWait: return "must_wait"
         }
     }
 }

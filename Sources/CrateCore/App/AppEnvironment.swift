@@ -14,16 +14,24 @@ public struct AppEnvironment: Sendable {
     public let secretService: SecretServiceStatus
     /// The network transport every client shares (libcurl in the app; a script in tests).
     public let transport: any HTTPClient
+    /// Paces MusicBrainz and the Cover Art Archive across all the user's Crate processes (see
+    /// `SharedPacingStore`): one per process and pacing directory, so settings rebuilds keep it.
+    public let limiter: RateLimiter
 
+    /// - Parameter limiter: nil builds the user's: files under `$XDG_RUNTIME_DIR/crate/` (from
+    ///   `variables`), else under the cache directory; in-process only if neither is writable.
     public init(paths: CratePaths, variables: [String: String] = ProcessInfo.processInfo.environment, database: AppDatabase,
                 secrets: (any SecretBackend)? = nil, secretService: SecretServiceStatus = .unavailable("not asked"),
-                transport: any HTTPClient = CurlHTTPClient()) {
+                transport: any HTTPClient = CurlHTTPClient(), limiter: RateLimiter? = nil) {
         self.paths = paths
         self.variables = variables
         self.database = database
         self.secrets = secrets
         self.secretService = secrets == nil ? secretService : .available
         self.transport = transport
+        self.limiter = limiter
+            ?? SharedPacingStore.forUser(environment: variables, cacheDirectory: paths.cacheDirectory).map(RateLimiter.sharedAcrossProcesses(store:))
+            ?? .shared
     }
 
     /// Provider keys: environment first, then the Secret Service, then `0600` files.

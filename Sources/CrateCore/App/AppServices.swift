@@ -25,8 +25,8 @@ public struct AppServices: Sendable {
         let prompts = PromptLibrary.locate()
         let provider = ProviderFactory.make(settings: settings, keys: environment.keys, http: ResilientHTTPClient(base: transport), usage: database)
         self.provider = provider
-        musicBrainz = .live(settings: settings, transport: transport)
-        coverArt = .live(settings: settings, transport: transport, validate: { try ImagePreparer.validate($0) })
+        musicBrainz = .live(settings: settings, transport: transport, limiter: environment.limiter)
+        coverArt = .live(settings: settings, transport: transport, limiter: environment.limiter, validate: { try ImagePreparer.validate($0) })
         reviewer = ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
         identifier = provider.map { VisionIdentifier(provider: $0, prompts: prompts, advancedSearch: settings.advancedSearch) }
     }

@@ -20,9 +20,11 @@ public final class CoverArtClient: Sendable {
         self.validate = validate
     }
 
-    /// The client the app uses: libcurl with one automatic retry.
-    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient(), validate: @escaping @Sendable (Data) throws -> Void = { try JPEGSignature.validate($0) }) -> CoverArtClient {
-        let http = ResilientHTTPClient(base: transport, policy: .standard, limiter: .shared)
+    /// The client the app uses: libcurl with one automatic retry; a server-asked pause is shared
+    /// with the user's other Crate processes through `limiter`.
+    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient(), limiter: RateLimiter = .shared,
+                            validate: @escaping @Sendable (Data) throws -> Void = { try JPEGSignature.validate($0) }) -> CoverArtClient {
+        let http = ResilientHTTPClient(base: transport, policy: .coverArtArchive, limiter: limiter)
         return CoverArtClient(http: http, baseURL: settings.endpoints.coverArtArchive, userAgent: "Crate/\(CrateVersion.string) ( \(settings.musicBrainzContact) )", validate: validate)
     }
 
@@ -76,6 +78,8 @@ private extension CoverArtClient {
             return try await http.send(HTTPRequest(url: url, headers: ["User-Agent": userAgent, "Accept": accept], timeout: 15, maxBodyBytes: limit))
         } catch let error as HTTPError {
             throw CoverArtError.network(error)
+        } catch let error as RetryLaterError {
+            throw CoverArtError.mustWait(seconds: error.seconds)
         }
     }
 

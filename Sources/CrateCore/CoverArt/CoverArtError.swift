@@ -9,6 +9,8 @@ public enum CoverArtError: Error, Equatable, Sendable, LocalizedError {
     /// The downloaded bytes are not a usable JPEG (reason from the validator).
     case invalidImage(String)
     case network(HTTPError)
+    /// The archive asked for a pause longer than Crate waits inside a request.
+    case mustWait(seconds: TimeInterval)
 
     public var errorDescription: String? {
         switch self {
@@ -16,6 +18,7 @@ public enum CoverArtError: Error, Equatable, Sendable, LocalizedError {
         case .malformedIndex: return "The Cover Art Archive sent an answer Crate could not read."
         case .invalidImage(let reason): return "The album art could not be used: \(reason)."
         case .network(let error): return "Could not reach the Cover Art Archive: \(error.message)"
+        case .mustWait(let seconds): return "The Cover Art Archive asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// MusicBrainz WS/2: release search with candidate scoring, and release lookup.
 ///
-/// Pacing (1 request per second for the whole process) and retries belong to the `HTTPClient`
-/// it is given; `MusicBrainzClient.live(settings:)` wires the shared limiter.
+/// Pacing (1 request per second for all the user's Crate processes) and retries belong to the
+/// `HTTPClient` it is given; `MusicBrainzClient.live(settings:limiter:)` wires them.
 public final class MusicBrainzClient: Sendable {
     public let baseURL: URL
     /// `Crate/<version> ( <contact> )`, which MusicBrainz requires (an empty one gets a 403).
@@ -23,9 +23,10 @@ public final class MusicBrainzClient: Sendable {
         self.goodEnough = goodEnough
     }
 
-    /// The client the app uses: libcurl, one retry, and the process-wide 1 request/second.
-    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient()) -> MusicBrainzClient {
-        let http = ResilientHTTPClient(base: transport, policy: .musicBrainz, limiter: .shared)
+    /// The client the app uses: libcurl, one retry, and 1 request/second paced by `limiter`
+    /// (the environment's, shared with the user's other Crate processes).
+    public static func live(settings: Settings, transport: HTTPClient = CurlHTTPClient(), limiter: RateLimiter = .shared) -> MusicBrainzClient {
+        let http = ResilientHTTPClient(base: transport, policy: .musicBrainz, limiter: limiter)
         return MusicBrainzClient(http: http, baseURL: settings.endpoints.musicBrainz, contact: settings.musicBrainzContact)
     }
 
@@ -39,6 +40,12 @@ public final class MusicBrainzClient: Sendable {
             ranked = scorer.rank(exact + fuzzy.filter { !seen.contains($0.releaseID) }, for: query)
         }
         return ReleaseMatch(ranked: ranked)
+    }
+
+    /// Seconds left of a pause MusicBrainz asked for (0 if none): lets a scan stop before it
+    /// spends a paid identification on a photo whose search could not be sent anyway.
+    public func pendingWait() async -> TimeInterval {
+        await http.pendingDeferral(for: baseURL)
     }
 
     /// One search request, unscored. `lucene` must already be escaped (see `LuceneQuery`).
@@ -81,6 +88,8 @@ private extension MusicBrainzClient {
             response = try await http.send(request)
         } catch let error as HTTPError {
             throw MusicBrainzError.network(error)
+        } catch let error as RetryLaterError {
+            throw MusicBrainzError.mustWait(seconds: error.seconds)
         }
         switch response.status {
         case 200..<300: return response.body

@@ -12,6 +12,9 @@ public enum MusicBrainzError: Error, Equatable, Sendable, LocalizedError {
     /// The answer was not the JSON MusicBrainz sends.
     case malformedResponse(String)
     case network(HTTPError)
+    /// MusicBrainz asked for a pause longer than Crate waits inside a request (`Retry-After`);
+    /// `seconds` is what was left of it. Every Crate process holds back until then.
+    case mustWait(seconds: TimeInterval)
 
     public var errorDescription: String? {
         switch self {
@@ -22,6 +25,7 @@ public enum MusicBrainzError: Error, Equatable, Sendable, LocalizedError {
         case .server(let status): return "MusicBrainz answered with an error (HTTP \(status))."
         case .malformedResponse: return "MusicBrainz sent an answer Crate could not read."
         case .network(let error): return "Could not reach MusicBrainz: \(error.message)"
+        case .mustWait(let seconds): return "MusicBrainz asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
         }
     }
 }

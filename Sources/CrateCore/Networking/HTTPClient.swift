@@ -63,4 +63,13 @@ public enum HTTPError: Error, Equatable, Sendable {
 /// The injectable HTTP client: live over libcurl, fakes in tests.
 public protocol HTTPClient: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Seconds before a request to `url` may go because the server asked for a pause.
+    func pendingDeferral(for url: URL) async -> TimeInterval
+}
+
+extension HTTPClient {
+    /// 0 for clients that do not pace (`ResilientHTTPClient` knows better).
+    public func pendingDeferral(for url: URL) async -> TimeInterval {
+        0
+    }
 }

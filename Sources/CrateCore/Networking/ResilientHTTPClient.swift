@@ -4,7 +4,8 @@ import Foundation
 /// (timeouts, lost connections, 429/500/502/503/504), honouring `Retry-After`.
 ///
 /// An HTTP error status is not thrown: after the last attempt the response goes back to the
-/// caller, who turns it into a message ("MusicBrainz is busy", …).
+/// caller, who turns it into a message ("MusicBrainz is busy", …). The exception is a wait longer
+/// than `RetryPolicy.failFastAfter`: that throws `RetryLaterError` at once.
 public final class ResilientHTTPClient: HTTPClient {
     public let base: HTTPClient
     public let policy: RetryPolicy
@@ -13,7 +14,8 @@ public final class ResilientHTTPClient: HTTPClient {
     private let jitter: @Sendable () -> Double
 
     /// - Parameters:
-    ///   - limiter: shared by every client in the process by default, so pacing is process-wide.
+    ///   - limiter: shared by every client in the process by default; the app passes its
+    ///     environment's limiter, which also paces across processes.
     ///   - clock: must be the limiter's clock (both measure the same time).
     ///   - jitter: a fraction in `0...1`; injectable for deterministic tests.
     public init(
@@ -30,13 +32,20 @@ public final class ResilientHTTPClient: HTTPClient {
         self.jitter = jitter
     }
 
+    /// Seconds a request to `url`'s host would have to wait for a server-asked pause.
+    public func pendingDeferral(for url: URL) async -> TimeInterval {
+        await limiter.pendingDeferral(host: RateLimiter.key(for: url))
+    }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let host = RateLimiter.key(for: request.url)
         let attempts = max(1, policy.maxAttempts)
         var attempt = 1
         while true {
             do {
-                try await limiter.acquire(host: host, interval: policy.minimumInterval)
+                try await limiter.acquire(host: host, interval: policy.minimumInterval, maxDeferral: policy.failFastAfter ?? .infinity)
+            } catch let error as RetryLaterError {
+                throw error
             } catch {
                 throw HTTPError.cancelled
             }
@@ -55,8 +64,17 @@ public final class ResilientHTTPClient: HTTPClient {
 
             let serverDelay = RetryAfter.delay(in: response, now: clock.now())
             if let serverDelay {
-                // Everyone in the process waits, not just this call.
-                await limiter.deferHost(host, by: serverDelay)
+                // Everyone waits (in the process, and in every process sharing the limiter's
+                // store), not just this call.
+                if let limit = policy.failFastAfter {
+                    await limiter.deferHost(host, by: serverDelay)
+                    if serverDelay > limit {
+                        Log.debug("\(host) asked for a pause of \(Int(serverDelay)) s; failing this request now")
+                        throw RetryLaterError(host: host, seconds: serverDelay)
+                    }
+                } else {
+                    await limiter.deferHost(host, by: min(serverDelay, RetryAfter.maximum))
+                }
             }
             let wait = max(serverDelay ?? 0, policy.backoff(afterAttempt: attempt, jitter: jitter()))
             guard !isLast, wait <= policy.maxRetryWait else { return response }

@@ -3,9 +3,15 @@ import Foundation
 /// Reads `Retry-After` (RFC 9110 §10.2.3) and OpenAI's `retry-after-ms`.
 ///
 /// Servers send seconds, HTTP dates, negative numbers, huge numbers and garbage; whatever comes
-/// back is nil (unusable; fall back to backoff) or a delay clamped to `0...maximum`.
+/// back is nil (unusable; fall back to backoff) or a delay clamped to `0...ceiling`.
+///
+/// The delay is kept as the server said it (up to a day), so a "wait 10 minutes" can be told to
+/// the user as such; how much of it a request sits out is `RetryPolicy`'s business.
 public enum RetryAfter {
-    /// The longest wait Crate will ever take from a server's say-so.
+    /// The longest wait Crate records from a server's say-so; more is treated as a day.
+    public static let ceiling: TimeInterval = 86_400
+    /// The longest a request of a client without `RetryPolicy.failFastAfter` (the providers)
+    /// defers its host: such clients hand the response back rather than fail fast.
     public static let maximum: TimeInterval = 120
 
     /// The delay a response asks for, if any.
@@ -29,8 +35,8 @@ public enum RetryAfter {
     }
 
     static func clamp(_ seconds: TimeInterval) -> TimeInterval {
-        guard seconds.isFinite else { return seconds > 0 ? maximum : 0 }
-        return min(max(seconds, 0), maximum)
+        guard seconds.isFinite else { return seconds > 0 ? ceiling : 0 }
+        return min(max(seconds, 0), ceiling)
     }
 
     /// Digits with an optional sign and fraction; nothing else ("1e3", "0x10", "3 s" are garbage).

@@ -12,8 +12,13 @@ public struct RetryPolicy: Sendable {
     public var maxRetryWait: TimeInterval = 30
     /// Statuses that are worth one more try.
     public var retryableStatuses: Set<Int> = [429, 500, 502, 503, 504]
-    /// Minimum time between two requests to the same host, process-wide; 0 = unpaced.
+    /// Minimum time between two requests to the same host, across the limiter's processes; 0 = unpaced.
     public var minimumInterval: TimeInterval = 0
+    /// A server-imposed wait (`Retry-After`, or a deferral another request or process heard)
+    /// longer than this fails the request at once with `RetryLaterError`, carrying the wait, so
+    /// the caller can tell the user and keep the work for later instead of sitting silent.
+    /// Nil: the old behaviour (the response is handed back; the host is deferred ≤ 2 minutes).
+    public var failFastAfter: TimeInterval?
 
     public init() {}
 
@@ -23,9 +28,22 @@ public struct RetryPolicy: Sendable {
     /// MusicBrainz: 1 request per second for the whole process. Slots are 1.1 s apart because
     /// pacing starts at departure and MusicBrainz counts arrivals: a request delayed on its way
     /// (thread start, connect) must not land within a second of the next one.
+    ///
+    /// A `Retry-After` up to 15 s is waited out in the call; a longer one fails fast.
     public static var musicBrainz: RetryPolicy {
         var policy = RetryPolicy()
         policy.minimumInterval = 1.1
+        policy.maxRetryWait = 15
+        policy.failFastAfter = 15
+        return policy
+    }
+
+    /// The Cover Art Archive: unpaced (it asks for no rate), but a long `Retry-After` fails fast
+    /// like MusicBrainz's, leaving the artwork to a later repair run.
+    public static var coverArtArchive: RetryPolicy {
+        var policy = RetryPolicy()
+        policy.maxRetryWait = 15
+        policy.failFastAfter = 15
         return policy
     }
 

@@ -56,7 +56,8 @@ public final class BatchQueue: Sendable {
 
     /// Settles a claimed item whose scan threw. Returns true when the failure belongs to the
     /// photo (not identified, unreadable): the item is failed and the next photo may go on.
-    /// Otherwise (a wrong key, the network, a full disk, cancellation) the item stays pending for
+    /// Otherwise (a wrong key, the network, a service asking for a pause, a full disk,
+    /// cancellation) the item stays pending for
     /// the next run and false tells the caller to stop.
     @discardableResult
     public func settle(_ item: BatchItem, after error: Error) throws -> Bool {
@@ -69,7 +70,7 @@ public final class BatchQueue: Sendable {
                 // Maybe the network, maybe this photo: keep the attempt counted, so a photo that
                 // fails this way every time is skipped after a few runs.
                 return false
-            case .providerKey, .cancelled:
+            case .providerKey, .cancelled, .mustWait:
                 break
             }
         }

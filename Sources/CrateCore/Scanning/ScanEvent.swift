@@ -52,12 +52,20 @@ public enum ScanFailure: Error, Equatable, Sendable {
     /// Anything else worth telling (network down, server errors), already phrased for the user.
     case other(String)
     case cancelled
+    /// `service` asked for a pause longer than a scan waits (a long `Retry-After`): the photo was
+    /// not scanned and nothing was saved. `queued`: it is in the bulk queue and stays there, so a
+    /// later run scans it.
+    case mustWait(service: String, seconds: TimeInterval, queued: Bool)
 
     public var message: String {
         switch self {
         case .notIdentified: return "Unable to identify this cover art"
         case .badImage(let message), .providerKey(let message), .other(let message): return message
         case .cancelled: return "Scan cancelled"
+        case .mustWait(let service, let seconds, true):
+            return "\(service) asked us to wait \(WaitDuration.spoken(seconds)) — the scan is queued and will be tried again on the next run after that."
+        case .mustWait(let service, let seconds, false):
+            return "\(service) asked us to wait \(WaitDuration.spoken(seconds)) — this photo was not scanned and nothing was saved; scan it again after that."
         }
     }
 }

@@ -68,6 +68,9 @@ public final class ScanPipeline: AlbumScanner {
         }
 
         guard let identifier = services.identifier else { throw ScanFailure.notIdentified }
+        // MusicBrainz asked for a long pause (here or in another Crate process): stop before
+        // paying for an identification whose search could not be sent.
+        try await checkMusicBrainzPause(queued: batchItem != nil)
         let answer: VisionAnswer
         do {
             guard let found = try await identifier.identify(photoJPEG: photo.visionJPEG) else { throw ScanFailure.notIdentified }
@@ -77,7 +80,7 @@ public final class ScanPipeline: AlbumScanner {
         }
         try Task.checkCancellation()
 
-        let (album, candidates) = await resolve(answer)
+        let (album, candidates) = try await resolve(answer, queued: batchItem != nil)
         let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence,
                              batchItem: batchItem, candidates: candidates)
         events(.identified(entry.album))
@@ -120,10 +123,20 @@ public final class ScanPipeline: AlbumScanner {
         return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem, candidates: candidates)
     }
 
+    /// Throws `ScanFailure.mustWait` while MusicBrainz's pause is longer than a request waits.
+    private func checkMusicBrainzPause(queued: Bool) async throws {
+        guard let musicBrainz = services.musicBrainz else { return }
+        let wait = await musicBrainz.pendingWait()
+        if wait > (RetryPolicy.musicBrainz.failFastAfter ?? .infinity) {
+            throw ScanFailure.mustWait(service: "MusicBrainz", seconds: wait, queued: queued)
+        }
+    }
+
     /// Matches the provider's answer against MusicBrainz: the best release and the runners-up,
     /// best first. A failed or empty search still gives an album (from the answer alone), so the
-    /// scan is saved.
-    private func resolve(_ answer: VisionAnswer) async -> (Album, [ScanCandidate]) {
+    /// scan is saved — except when MusicBrainz asked for a long pause: then the scan waits for
+    /// later (`ScanFailure.mustWait`) rather than save an album without its MusicBrainz match.
+    private func resolve(_ answer: VisionAnswer, queued: Bool) async throws -> (Album, [ScanCandidate]) {
         let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
         guard let musicBrainz = services.musicBrainz else { return (fallback, []) }
         do {
@@ -131,6 +144,8 @@ public final class ScanPipeline: AlbumScanner {
             guard let best = match.best else { return (fallback, []) }
             let runnersUp = match.runnersUp.map { ScanCandidate(album: Self.album(from: $0, answer: nil), score: $0.score) }
             return (Self.album(from: best, answer: answer), runnersUp)
+        } catch MusicBrainzError.mustWait(let seconds) {
+            throw ScanFailure.mustWait(service: "MusicBrainz", seconds: seconds, queued: queued)
         } catch {
             Log.error("MusicBrainz search failed: \(error.localizedDescription)")
             return (fallback, [])
