@@ -38,15 +38,27 @@ extension MainWindow {
             banner.show("Scanning is unavailable until the library opens.", isError: true)
             return
         }
-        model.scan(files: files.map { prepareForScan(URL(fileURLWithPath: $0)) })
+        let temporaries = model.temporaryPhotos
+        let urls = files.map { URL(fileURLWithPath: $0) }
+        Task {
+            try? await model.scan(converting: { urls.map { PhotoImport.scannable($0, temporaries: temporaries) } })
+        }
     }
 
     /// An image that arrived as pixels (pasted, or dragged from a browser).
     func receive(texture: OpaquePointer) {
-        do {
-            receive(files: [try writeTemporaryJPEG(from: texture).path])
-        } catch {
-            errorBanner.show((error as? ImageError)?.message ?? "This image could not be read.")
+        guard let model else { return }
+        let temporaries = model.temporaryPhotos
+        let handle = TextureHandle(raw: OpaquePointer(g_object_ref(UnsafeMutableRawPointer(texture))))
+        Task {
+            do {
+                try await model.scan(converting: {
+                    defer { g_object_unref(UnsafeMutableRawPointer(handle.raw)) }
+                    return [try PhotoImport.jpeg(from: handle.raw!, temporaries: temporaries)]
+                })
+            } catch {
+                errorBanner.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? "This image could not be read.")
+            }
         }
     }
 
@@ -57,36 +69,6 @@ extension MainWindow {
         if case .failed(_, let failure) = state.phase, failure != .cancelled {
             errorBanner.show(failure.message)
         }
-        if !state.isBusy && state.total == 0 { removeConvertedFiles() }
-    }
-
-    /// PNG, WebP and other formats GTK can read become a temporary JPEG for the core; JPEGs (and
-    /// files GTK cannot read either) go through as they are, so the core names the problem.
-    private func prepareForScan(_ url: URL) -> URL {
-        guard let head = try? FileHandle(forReadingFrom: url).read(upToCount: 3), head.count == 3,
-              head != Data([0xFF, 0xD8, 0xFF]) else { return url }
-        guard let texture = gdk_texture_new_from_filename(url.path, nil) else { return url }
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        return (try? writeTemporaryJPEG(from: texture)) ?? url
-    }
-
-    private func writeTemporaryJPEG(from texture: OpaquePointer) throws -> URL {
-        var width: Int32 = 0, height: Int32 = 0
-        guard let pixels = crate_texture_rgba(texture, &width, &height) else { throw ImageError.notAnImage }
-        defer { g_free(pixels) }
-        let jpeg = try RGBAImport.jpeg(rgba: UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4), width: Int(width), height: Int(height))
-        // A private folder, removed once the queue is done: the user's photo is never kept.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crate-\(getuid())", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let url = directory.appendingPathComponent("pasted-\(UUID().uuidString).jpg")
-        try jpeg.write(to: url, options: .atomic)
-        convertedFiles.append(url)
-        return url
-    }
-
-    private func removeConvertedFiles() {
-        for url in convertedFiles { try? FileManager.default.removeItem(at: url) }
-        convertedFiles.removeAll()
     }
 
     private func chooseFiles() {

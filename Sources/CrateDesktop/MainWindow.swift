@@ -18,7 +18,6 @@ final class MainWindow {
     var scanStore: ScanStore?
     /// The stores and services (the composition root); nil until the library opens.
     var model: AppModel?
-    var convertedFiles: [URL] = []
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private let crateStack: UnsafeMutablePointer<GtkWidget>

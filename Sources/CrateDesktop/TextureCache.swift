@@ -15,10 +15,6 @@ final class TextureCache {
     static let thumbnails = TextureCache(capacity: 400)
     static let artwork = TextureCache(capacity: 30)
 
-    /// Carries a new GdkTexture from the loading queue to the main actor. Unchecked because a
-    /// GdkTexture is immutable once created and its reference count is atomic: handing the one
-    /// reference over is safe, and only the main actor uses it afterwards.
-    private struct TexturePointer: @unchecked Sendable { let raw: OpaquePointer? }
 
     private let capacity: Int
     private var textures: [String: OpaquePointer] = [:]
@@ -44,7 +40,7 @@ final class TextureCache {
         }
         waiting[path] = [completion]
         queue.async { [weak self] in
-            let loaded = TexturePointer(raw: gdk_texture_new_from_filename(path, nil))
+            let loaded = TextureHandle(raw: gdk_texture_new_from_filename(path, nil))
             Task { @MainActor in self?.finish(path, loaded.raw) }
         }
     }

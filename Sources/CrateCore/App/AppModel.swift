@@ -18,9 +18,14 @@ public final class AppModel {
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
+    /// Converted and pasted photos, deleted once the scan queue no longer needs them.
+    public let temporaryPhotos: TemporaryPhotos
     private var pipeline: ScanPipeline
+    private var scanToken: ObservationToken?
+    /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
+    private var conversions = 0
 
-    public init(environment: AppEnvironment, player: any Player) {
+    public init(environment: AppEnvironment, player: any Player, temporaryPhotos: TemporaryPhotos = TemporaryPhotos()) {
         self.environment = environment
         let database = environment.database
         let services: AppServices
@@ -38,6 +43,10 @@ public final class AppModel {
         pipeline = services.makeScanPipeline()
         queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         scans = ScanStore(scanner: queue)
+        self.temporaryPhotos = temporaryPhotos
+        scanToken = scans.state.subscribe { [weak self] state in
+            if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
+        }
     }
 
     /// Loads the stores, which from then on refresh themselves after every change to the library
@@ -67,6 +76,23 @@ public final class AppModel {
             Log.error("could not queue \(files.count) file(s): \(error.localizedDescription)")
         }
         scans.scan(files: files)
+    }
+
+    /// Scans what `convert` produces off the main actor (images in formats the core does not
+    /// read, pasted pixels, written as temporary JPEGs), in the order the files came.
+    public func scan(converting convert: @escaping @Sendable () throws -> [URL]) async throws {
+        conversions += 1
+        defer { conversions -= 1 }
+        let files = try await BlockingWork.run(convert)
+        scan(files: files)
+    }
+
+    /// Deletes converted and pasted photos the queue no longer needs (after a kill, the next
+    /// session scans what was left and then deletes it).
+    public func removeTemporaryPhotos() {
+        guard conversions == 0 else { return }
+        let pending = Set(((try? queue.unfinishedFiles()) ?? []).map(\.path))
+        temporaryPhotos.removeAll(except: pending)
     }
 
     /// A Preferences store whose save rebuilds this model's services.

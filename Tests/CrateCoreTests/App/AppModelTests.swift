@@ -55,3 +55,38 @@ struct AppModelTests {
         #expect(online.provider?.kind == .anthropic && online.identifier != nil && online.reviewGenerator != nil)
     }
 }
+
+@Suite("Temporary photos")
+@MainActor
+struct TemporaryPhotosTests {
+    /// Converted and pasted photos used to be deleted by the window's render function; the model
+    /// now deletes them once the queue no longer needs them, never while a conversion runs.
+    @Test func aConvertedPhotoIsDeletedOnceItsScanIsDone() async throws {
+        let dir = try TemporaryDirectory()
+        let temporaries = TemporaryPhotos(directory: dir.url.appendingPathComponent("tmp"))
+        let environment = AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory())
+        let model = AppModel(environment: environment, player: LogPlayer(clock: ManualPlaybackClock(), log: PlaybackLog(fileURL: nil)),
+                             temporaryPhotos: temporaries)
+        let photo = try ImageFixtures.data("photos/cover-00-photo-0.jpg")
+
+        try await model.scan(converting: { [try temporaries.write(photo)] })
+        let written = try FileManager.default.contentsOfDirectory(atPath: temporaries.directory.path)
+        #expect(written.count == 1, "kept while its scan is queued")
+        await model.scans.waitUntilIdle()
+
+        // Not identified offline (an empty crate, no provider), but done with: deleted.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporaries.directory.path).isEmpty)
+    }
+
+    @Test func photosStillQueuedAreKept() throws {
+        let dir = try TemporaryDirectory()
+        let temporaries = TemporaryPhotos(directory: dir.url.appendingPathComponent("tmp"))
+        let kept = try temporaries.write(Data([0xFF, 0xD8, 0xFF]))
+        let done = try temporaries.write(Data([0xFF, 0xD8, 0xFF]))
+        #expect(temporaries.removeAll(except: [kept.path]) == 1)
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        #expect(!FileManager.default.fileExists(atPath: done.path))
+        var info = stat()
+        #expect(stat(temporaries.directory.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
+}
