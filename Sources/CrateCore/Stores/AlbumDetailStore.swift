@@ -106,13 +106,8 @@ public final class AlbumDetailStore {
             state.set(AlbumDetailState())
             return
         }
-        let database = self.database
-        let lookup = lookupReview
         do {
-            let (album, tracks, review) = try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
-                guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
-                return (album, try database.tracks(forAlbum: albumID), try lookup(album))
-            }.value
+            let (album, tracks, review) = try await read(albumID: albumID)
             guard current == loadID else { return }
             isShowing = false
             var next = AlbumDetailState()
@@ -132,6 +127,16 @@ public final class AlbumDetailStore {
         }
     }
 
+    /// The album with its tracks and cached review, read off the main actor.
+    private func read(albumID: Int64) async throws -> (Album?, [Track], Review?) {
+        let database = self.database
+        let lookup = lookupReview
+        return try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
+            guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
+            return (album, try database.tracks(forAlbum: albumID), try lookup(album))
+        }.value
+    }
+
     /// Reads the shown album again after a change. A review being generated keeps its spinner;
     /// one that failed during the scan keeps its message until a review is found.
     func refresh() async {
@@ -143,13 +148,8 @@ public final class AlbumDetailStore {
         refreshID += 1
         refreshCount += 1
         let (shown, current) = (loadID, refreshID)
-        let database = self.database
-        let lookup = lookupReview
         do {
-            let (album, tracks, review) = try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
-                guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
-                return (album, try database.tracks(forAlbum: albumID), try lookup(album))
-            }.value
+            let (album, tracks, review) = try await read(albumID: albumID)
             guard shown == loadID, current == refreshID else { return }
             guard let album else {
                 state.set(AlbumDetailState())  // The album left the crate.
