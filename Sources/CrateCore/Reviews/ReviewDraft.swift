@@ -87,8 +87,8 @@ public struct ReviewDraft: Equatable, Sendable {
         )
     }
 
-    /// The same draft with other bullets (after dropping money talk).
-    func replacingBullets(_ bullets: [String]) -> ReviewDraft {
+    /// The same draft with other bullets and key tracks (after dropping money talk).
+    func replacing(bullets: [String], keyTracks: [String]) -> ReviewDraft {
         ReviewDraft(summary: summary, bullets: bullets, rating: rating, recommendation: recommendation, tier: tier, keyTracks: keyTracks)
     }
 
