@@ -29,7 +29,7 @@ struct BatchCommand: ParsableCommand {
                 let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
                 let added = try queue.enqueue(photos.map { URL(fileURLWithPath: $0) })
                 let skipped = photos.count - added
-                print("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
+                Terminal.say("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
             } catch {
                 throw fail(error)
             }
@@ -101,9 +101,9 @@ struct BatchCommand: ParsableCommand {
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                     print(String(decoding: data, as: UTF8.self))
                 } else {
-                    print("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
+                    Terminal.say("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
                     for item in try queue.items(state: .failed) {
-                        print("  failed: \(item.path): \(item.error ?? "unknown error")")
+                        Terminal.say("  failed: \(Terminal.field(item.path)): \(Terminal.field(item.error ?? "unknown error"))")
                     }
                 }
             } catch {

@@ -69,14 +69,14 @@ struct PlayCommand: AsyncParsableCommand {
         // courtesy: if it cannot be read, the id is enough).
         let noTrackList = PlaybackError.noTrackList(albumID: 0).message
         for id in skipped {
-            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
-            FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
+            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\(Terminal.field($0.artist)) — \(Terminal.field($0.title)))" } ?? ""
+            Terminal.warn("\(noTrackList): album \(id)\(name), skipped")
         }
         for message in messages where message != noTrackList {
-            FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
+            Terminal.warn(message)
         }
         if let problem = log.writeError {
-            FileHandle.standardError.write(Data("crate: \(problem)\n".utf8))
+            Terminal.warn(problem)
         }
         // Playing nothing at all is a failure; skipping some albums is not.
         return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)

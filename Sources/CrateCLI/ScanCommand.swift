@@ -30,11 +30,8 @@ struct ScanCommand: AsyncParsableCommand {
             let url = URL(fileURLWithPath: photo)
             let report = await ScanReport.make(file: photo, pipeline: pipeline, url: url)
             outcomes.append(report.status)
-            if json {
-                print(report.jsonLine())
-            } else {
-                print(report.humanLine())
-            }
+            // The human line is already spelled safe for a terminal; JSON escapes its own.
+            print(json ? report.jsonLine() : report.humanLine())
         }
         if outcomes.contains(.error) { throw ExitCode(1) }
         if outcomes.contains(.notIdentified) { throw ExitCode(2) }
