@@ -51,6 +51,10 @@ struct BatchCommand: ParsableCommand {
         @Option(help: "Scan at most this many photos, then stop.")
         var limit: Int?
 
+        func validate() throws {
+            if let limit { try OptionRange.check(limit, in: OptionRange.limit, name: "--limit") }
+        }
+
         func run() async throws {
             let runner: BatchRunner
             do {

@@ -15,7 +15,7 @@ struct HistoryCommand: ParsableCommand {
     var limit: Int = 50
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        try OptionRange.check(limit, in: OptionRange.limit, name: "--limit")
     }
 
     func run() throws {

@@ -24,8 +24,9 @@ struct PlayCommand: AsyncParsableCommand {
     var simulateSeconds: Int?
 
     func validate() throws {
-        if let simulateSeconds, simulateSeconds <= 0 {
-            throw ValidationError("--simulate-seconds must be at least 1.")
+        try OptionRange.checkAlbumID(albumID)
+        if let simulateSeconds {
+            try OptionRange.check(simulateSeconds, in: OptionRange.simulateSeconds, name: "--simulate-seconds")
         }
     }
 
@@ -47,6 +48,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+        // `validate()` keeps the seconds within a year, so the milliseconds cannot overflow.
         let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths)
         if failure != nil { throw ExitCode(1) }
     }
@@ -85,8 +87,8 @@ struct PlayCommand: AsyncParsableCommand {
     static func parseIDs(_ text: String) throws -> [Int64] {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let ids = parts.compactMap(Int64.init)
-        guard !ids.isEmpty, ids.count == parts.count else {
-            throw ValidationError("--from-grid takes album ids separated by commas, like 3,7,12.")
+        guard !ids.isEmpty, ids.count == parts.count, ids.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--from-grid takes album ids (whole numbers from 1 up) separated by commas, like 3,7,12.")
         }
         return ids
     }
