@@ -149,7 +149,7 @@ public final class PreferencesStore {
         let keyStatus: String
         switch source {
         case .missing: keyStatus = kind == .none ? "" : (kind.needsKey ? "No key saved. Paste one above." : "No key needed.")
-        case .refusedInsecureFile: keyStatus = source.description
+        case .refusedInsecureFile, .refusedInsecureDirectory: keyStatus = source.description
         default: keyStatus = "A key is saved (\(source.description)). Type a new one to replace it."
         }
         state.update {
