@@ -27,7 +27,8 @@ struct BatchCommand: ParsableCommand {
         func run() throws {
             do {
                 let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
-                let added = try queue.enqueue(photos.map { URL(fileURLWithPath: $0) })
+                // Queued with their exact bytes, so `batch run` opens what `scan` would.
+                let added = try queue.enqueue(RawArguments.paths(photos).map { URL(fileURLWithPath: $0) })
                 let skipped = photos.count - added
                 Terminal.say("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
             } catch {

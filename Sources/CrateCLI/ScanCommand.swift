@@ -26,7 +26,8 @@ struct ScanCommand: AsyncParsableCommand {
             throw fail(error)
         }
         var outcomes: [ScanReport.Status] = []
-        for photo in photos {
+        // The names' exact bytes: one that is not UTF-8 must still open.
+        for photo in RawArguments.paths(photos) {
             let url = URL(fileURLWithPath: photo)
             let report = await ScanReport.make(file: photo, pipeline: pipeline, url: url)
             outcomes.append(report.status)
