@@ -82,9 +82,9 @@ public enum ProviderError: Error, Equatable, Sendable {
         case .serverError(let status):
             return "The provider had a server error (HTTP \(status))."
         case .badResponse(let detail):
-            return "The provider sent an answer Crate could not read: \(detail)"
+            return "The provider sent an answer Crate could not read: \(detail)".endingSentence
         case .transport(let detail):
-            return "Could not reach the provider: \(detail)"
+            return "Could not reach the provider: \(detail)".endingSentence
         }
     }
 }

@@ -101,3 +101,8 @@ public struct ReviewDraft: Equatable, Sendable {
         return String(result).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+extension ReviewOutputError: LocalizedError {
+    /// The same sentence as `ReviewError.invalidOutput`, should this error reach the user alone.
+    public var errorDescription: String? { "The review that came back could not be used: \(detail)." }
+}
