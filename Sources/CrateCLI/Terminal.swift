@@ -11,9 +11,10 @@ enum Terminal {
         print(safe(text, keepingLayout: true))
     }
 
-    /// Prints `crate: message` on stderr.
+    /// Prints `crate: message` on stderr, as one line: a line break in text from the network
+    /// cannot forge a second `crate:` line.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("crate: \(safe(message, keepingLayout: true))\n".utf8))
+        FileHandle.standardError.write(Data("crate: \(field(message))\n".utf8))
     }
 
     /// A value inside a one-line layout (a table cell, a file name): even a line break or a tab in
