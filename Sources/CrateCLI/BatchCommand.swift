@@ -27,9 +27,10 @@ struct BatchCommand: ParsableCommand {
         func run() throws {
             do {
                 let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
-                let added = try queue.enqueue(photos.map { URL(fileURLWithPath: $0) })
+                // Queued with their exact bytes, so `batch run` opens what `scan` would.
+                let added = try queue.enqueue(RawArguments.paths(photos).map { URL(fileURLWithPath: $0) })
                 let skipped = photos.count - added
-                print("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
+                Terminal.say("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
             } catch {
                 throw fail(error)
             }
@@ -50,6 +51,10 @@ struct BatchCommand: ParsableCommand {
 
         @Option(help: "Scan at most this many photos, then stop.")
         var limit: Int?
+
+        func validate() throws {
+            if let limit { try OptionRange.check(limit, in: OptionRange.limit, name: "--limit") }
+        }
 
         func run() async throws {
             let runner: BatchRunner
@@ -101,9 +106,9 @@ struct BatchCommand: ParsableCommand {
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                     print(String(decoding: data, as: UTF8.self))
                 } else {
-                    print("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
+                    Terminal.say("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
                     for item in try queue.items(state: .failed) {
-                        print("  failed: \(item.path): \(item.error ?? "unknown error")")
+                        Terminal.say("  failed: \(Terminal.field(item.path)): \(Terminal.field(item.error ?? "unknown error"))")
                     }
                 }
             } catch {

@@ -15,10 +15,9 @@ public struct CrateCommand: AsyncParsableCommand {
     public init() {}
 }
 
-/// Turns a core error into the CLI's message and exit code 1.
+/// Turns a core error into the CLI's message (worded by `UserMessage`) and exit code 1.
 func fail(_ error: Error) -> ExitCode {
-    let message = (error as? CrateError)?.message ?? (error as? ScanFailure)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
-    FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
+    Terminal.warn(UserMessage.text(for: error))
     return ExitCode(1)
 }
 
@@ -32,10 +31,10 @@ func openEnvironment(paths: CratePaths = CratePaths()) throws -> AppEnvironment 
 func openDatabase(paths: CratePaths) throws -> AppDatabase {
     let database = try AppDatabase.open(paths: paths)
     if let notice = database.recoveryNotice {
-        FileHandle.standardError.write(Data("crate: \(notice)\n".utf8))
+        Terminal.warn(notice)
     }
     if database.isReadOnly, let url = database.fileURL {
-        FileHandle.standardError.write(Data("crate: \(CrateError.databaseNewerThanApp(path: url.path).message)\n".utf8))
+        Terminal.warn(CrateError.databaseNewerThanApp(path: url.path).message)
     }
     return database
 }

@@ -19,6 +19,10 @@ struct DebugCommand: ParsableCommand {
         @Argument(help: "How many scans to save.")
         var count: Int
 
+        func validate() throws {
+            try OptionRange.check(count, in: OptionRange.debugScans, name: "The count")
+        }
+
         func run() throws {
             do {
                 let database = try openDatabase(paths: CratePaths())

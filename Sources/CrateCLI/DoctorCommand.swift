@@ -3,6 +3,8 @@ import CrateCore
 import CrateLive
 import Foundation
 
+/// `crate doctor`: where things are and what is wrong. Paths and endpoints come from the
+/// environment, so every line is spelled safe for a terminal (`Terminal.say`).
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
@@ -11,26 +13,26 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let paths = CratePaths()
-        print("Crate \(CrateVersion.string)")
-        print("Directories:")
-        print("  data    \(paths.dataDirectory.path)")
-        print("  cache   \(paths.cacheDirectory.path)")
-        print("  config  \(paths.configDirectory.path)")
-        print("  state   \(paths.stateDirectory.path)")
+        Terminal.say("Crate \(CrateVersion.string)")
+        Terminal.say("Directories:")
+        Terminal.say("  data    \(paths.dataDirectory.path)")
+        Terminal.say("  cache   \(paths.cacheDirectory.path)")
+        Terminal.say("  config  \(paths.configDirectory.path)")
+        Terminal.say("  state   \(paths.stateDirectory.path)")
 
         var problems = 0
         do {
             let database = try openDatabase(paths: paths)
             let version = try database.schemaVersion() ?? "none"
             let counts = try database.counts()
-            print("Library:")
-            print("  file    \(paths.databaseURL.path)")
-            print("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.isReadOnly ? " — read-only, written by a newer Crate" : "")")
-            print("  albums  \(counts.albums), scans \(counts.scans), reviews \(counts.reviews)")
+            Terminal.say("Library:")
+            Terminal.say("  file    \(paths.databaseURL.path)")
+            Terminal.say("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.isReadOnly ? " — read-only, written by a newer Crate" : "")")
+            Terminal.say("  albums  \(counts.albums), scans \(counts.scans), reviews \(counts.reviews)")
         } catch {
-            let message = (error as? CrateError)?.message ?? "\(error)"
-            print("Library:")
-            print("  error   \(message)")
+            let message = UserMessage.text(for: error)
+            Terminal.say("Library:")
+            Terminal.say("  error   \(message)")
             problems += 1
         }
 
@@ -43,23 +45,23 @@ struct DoctorCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        print("Endpoints:")
-        print("  musicbrainz  \(settings.endpoints.musicBrainz.absoluteString)")
-        print("  coverart     \(settings.endpoints.coverArtArchive.absoluteString)")
-        print("  anthropic    \(settings.endpoints.anthropic.absoluteString)")
-        print("  openai       \(settings.endpoints.openAI.absoluteString)")
-        print("  ollama       \(settings.endpoints.ollama.absoluteString)")
+        Terminal.say("Endpoints:")
+        Terminal.say("  musicbrainz  \(settings.endpoints.musicBrainz.absoluteString)")
+        Terminal.say("  coverart     \(settings.endpoints.coverArtArchive.absoluteString)")
+        Terminal.say("  anthropic    \(settings.endpoints.anthropic.absoluteString)")
+        Terminal.say("  openai       \(settings.endpoints.openAI.absoluteString)")
+        Terminal.say("  ollama       \(settings.endpoints.ollama.absoluteString)")
         let overrides = Settings.activeOverrides(in: variables)
         if !overrides.isEmpty {
-            print("  overridden for this run by \(overrides.map { "$" + $0 }.joined(separator: ", ")) (never saved)")
+            Terminal.say("  overridden for this run by \(overrides.map { "$" + $0 }.joined(separator: ", ")) (never saved)")
         }
-        print("Secret Service: \(secretService.description)")
-        print("Providers (selected: \(settings.provider.rawValue)):")
+        Terminal.say("Secret Service: \(secretService.description)")
+        Terminal.say("Providers (selected: \(settings.provider.rawValue)):")
         let keys = KeyStore(paths: paths, environment: variables, secrets: secrets)
         for provider in ProviderKind.allCases where provider.needsKey {
-            print("  \(provider.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(keys.source(for: provider).description)")
+            Terminal.say("  \(provider.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(keys.source(for: provider).description)")
         }
-        print("  ollama     no key needed")
+        Terminal.say("  ollama     no key needed")
         if problems > 0 { throw ExitCode(1) }
     }
 }

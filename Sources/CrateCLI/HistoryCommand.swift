@@ -15,7 +15,7 @@ struct HistoryCommand: ParsableCommand {
     var limit: Int = 50
 
     func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        try OptionRange.check(limit, in: OptionRange.limit, name: "--limit")
     }
 
     func run() throws {
@@ -28,11 +28,12 @@ struct HistoryCommand: ParsableCommand {
         if json {
             print(try HistoryJSON.render(entries))
         } else if entries.isEmpty {
-            print("No scans yet. Scan your first album to begin.")
+            Terminal.say("No scans yet. Scan your first album to begin.")
         } else {
             for entry in entries {
-                let year = entry.album.year.map { " (\($0))" } ?? ""
-                print("\(entry.id)\t\(HistoryJSON.timestamp(entry.scan.scannedAt))\t\(entry.album.artist) — \(entry.album.title)\(year)")
+                // Titles come from MusicBrainz and the provider: each is spelled safe for a terminal.
+                let year = entry.album.year.map { " (\(Terminal.field($0)))" } ?? ""
+                Terminal.say("\(entry.id)\t\(HistoryJSON.timestamp(entry.scan.scannedAt))\t\(Terminal.field(entry.album.artist)) — \(Terminal.field(entry.album.title))\(year)")
             }
         }
     }

@@ -24,8 +24,9 @@ struct PlayCommand: AsyncParsableCommand {
     var simulateSeconds: Int?
 
     func validate() throws {
-        if let simulateSeconds, simulateSeconds <= 0 {
-            throw ValidationError("--simulate-seconds must be at least 1.")
+        try OptionRange.checkAlbumID(albumID)
+        if let simulateSeconds {
+            try OptionRange.check(simulateSeconds, in: OptionRange.simulateSeconds, name: "--simulate-seconds")
         }
     }
 
@@ -47,6 +48,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+        // `validate()` keeps the seconds within a year, so the milliseconds cannot overflow.
         let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths)
         if failure != nil { throw ExitCode(1) }
     }
@@ -69,14 +71,14 @@ struct PlayCommand: AsyncParsableCommand {
         // courtesy: if it cannot be read, the id is enough).
         let noTrackList = PlaybackError.noTrackList(albumID: 0).message
         for id in skipped {
-            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\($0.artist) — \($0.title))" } ?? ""
-            FileHandle.standardError.write(Data("crate: \(noTrackList): album \(id)\(name), skipped\n".utf8))
+            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\(Terminal.field($0.artist)) — \(Terminal.field($0.title)))" } ?? ""
+            Terminal.warn("\(noTrackList): album \(id)\(name), skipped")
         }
         for message in messages where message != noTrackList {
-            FileHandle.standardError.write(Data("crate: \(message)\n".utf8))
+            Terminal.warn(message)
         }
         if let problem = log.writeError {
-            FileHandle.standardError.write(Data("crate: \(problem)\n".utf8))
+            Terminal.warn(problem)
         }
         // Playing nothing at all is a failure; skipping some albums is not.
         return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
@@ -85,8 +87,8 @@ struct PlayCommand: AsyncParsableCommand {
     static func parseIDs(_ text: String) throws -> [Int64] {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let ids = parts.compactMap(Int64.init)
-        guard !ids.isEmpty, ids.count == parts.count else {
-            throw ValidationError("--from-grid takes album ids separated by commas, like 3,7,12.")
+        guard !ids.isEmpty, ids.count == parts.count, ids.allSatisfy({ $0 >= 1 }) else {
+            throw ValidationError("--from-grid takes album ids (whole numbers from 1 up) separated by commas, like 3,7,12.")
         }
         return ids
     }

@@ -58,7 +58,11 @@ struct ReviewCommand: AsyncParsableCommand {
 
         switch outcome {
         case .success(let result):
-            print(json ? ReviewJSON.render(ReviewJSON.object(result)) : Self.text(result))
+            if json {
+                print(ReviewJSON.render(ReviewJSON.object(result)))
+            } else {
+                Terminal.say(Self.text(result))
+            }
         case .failure(let error):
             if json { print(ReviewJSON.render(ReviewJSON.unavailable(error))) }
             throw fail(error)
@@ -73,8 +77,8 @@ struct ReviewCommand: AsyncParsableCommand {
             r.summary,
             "",
         ]
-        lines += r.bullets.map { "  • \($0)" }
-        lines += ["", "Key tracks: " + r.keyTracks.joined(separator: " · ")]
+        lines += r.bullets.map { "  • \(Terminal.field($0))" }
+        lines += ["", "Key tracks: " + r.keyTracks.map(Terminal.field).joined(separator: " · ")]
         lines.append("")
         lines.append("\(result.cached ? "cached" : "new") · \(r.provider) \(r.model) · \(r.promptVersion)\(r.usedSearch ? " · with web search" : "")")
         return lines.joined(separator: "\n")

@@ -26,15 +26,13 @@ struct ScanCommand: AsyncParsableCommand {
             throw fail(error)
         }
         var outcomes: [ScanReport.Status] = []
-        for photo in photos {
+        // The names' exact bytes: one that is not UTF-8 must still open.
+        for photo in RawArguments.paths(photos) {
             let url = URL(fileURLWithPath: photo)
             let report = await ScanReport.make(file: photo, pipeline: pipeline, url: url)
             outcomes.append(report.status)
-            if json {
-                print(report.jsonLine())
-            } else {
-                print(report.humanLine())
-            }
+            // The human line is already spelled safe for a terminal; JSON escapes its own.
+            print(json ? report.jsonLine() : report.humanLine())
         }
         if outcomes.contains(.error) { throw ExitCode(1) }
         if outcomes.contains(.notIdentified) { throw ExitCode(2) }

@@ -58,7 +58,7 @@ struct ScanReport: Encodable {
         } catch let failure as ScanFailure {
             return ScanReport(file: file, failure: failure)
         } catch {
-            let message = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            let message = UserMessage.text(for: error)
             return ScanReport(file: file, status: .error, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
                               error: ErrorJSON(code: "internal", message: message))
         }
@@ -119,13 +119,16 @@ struct ScanReport: Encodable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// One line for people: every value from outside (the file name, the album's names from
+    /// MusicBrainz, the error's text) is spelled safe for a terminal.
     func humanLine() -> String {
+        let file = Terminal.field(self.file)
         switch status {
         case .identified:
-            let name = album.map { "\($0.artist) — \($0.title)\($0.year.map { " (\($0))" } ?? "")" } ?? "?"
+            let name = album.map { "\(Terminal.field($0.artist)) — \(Terminal.field($0.title))\($0.year.map { " (\(Terminal.field($0)))" } ?? "")" } ?? "?"
             return "\(file): \(name) [\(tier ?? "?")]\(artwork?.status == "ok" ? "" : " — Album art unavailable")"
         case .notIdentified, .error:
-            return "\(file): \(error?.message ?? status.rawValue)"
+            return "\(file): \(Terminal.field(error?.message ?? status.rawValue))"
         }
     }
 

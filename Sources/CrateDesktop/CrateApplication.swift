@@ -62,7 +62,7 @@ final class CrateApplication {
         do {
             try openLibrary(in: window)
         } catch {
-            let message = (error as? CrateError)?.message ?? error.localizedDescription
+            let message = UserMessage.text(for: error)
             Log.error(message)
             window.showLibraryError(message)
         }

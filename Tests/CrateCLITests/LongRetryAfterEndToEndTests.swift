@@ -48,7 +48,8 @@ struct LongRetryAfterEndToEndTests {
         let elapsed = Date().timeIntervalSince(started)
 
         print("crate scan with a \(form) Retry-After returned after \(String(format: "%.2f", elapsed)) s")
-        #expect(elapsed < 10, "returned after \(elapsed) s")
+        // The old code sat for 120 s; 30 s leaves room for a loaded CI machine.
+        #expect(elapsed < 30, "returned after \(elapsed) s")
         #expect(result.status == 1)
         let objects = try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.count == 2)
@@ -56,7 +57,8 @@ struct LongRetryAfterEndToEndTests {
             #expect(object["status"] as? String == "error")
             let error = try #require(object["error"] as? [String: Any])
             #expect(error["code"] as? String == "must_wait")
-            #expect((595...600).contains(error["retry_after_seconds"] as? Int ?? 0), "\(error)")
+            // What is left of the pause when the answer is written: at most the elapsed time less.
+            #expect((570...600).contains(error["retry_after_seconds"] as? Int ?? 0), "\(error)")
             #expect(error["queued"] as? Bool == false)
             #expect(error["message"] as? String
                     == "MusicBrainz asked us to wait 10 minutes — this photo was not scanned and nothing was saved; scan it again after that.")

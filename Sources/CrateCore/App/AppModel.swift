@@ -32,7 +32,7 @@ public final class AppModel {
         do {
             services = try environment.services()
         } catch {
-            settingsProblem = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            settingsProblem = UserMessage.text(for: error)
             services = environment.services(settings: Settings())
         }
         self.services = services

@@ -68,7 +68,7 @@ private extension CoverArtClient {
         } catch let error as CoverArtError {
             throw error
         } catch {
-            throw CoverArtError.invalidImage(error.localizedDescription)
+            throw CoverArtError.invalidImage(UserMessage.text(for: error))
         }
         return CoverArtImage(data: response.body, sourceURL: url, fromReleaseGroup: fromReleaseGroup)
     }

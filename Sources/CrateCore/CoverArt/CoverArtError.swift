@@ -16,7 +16,10 @@ public enum CoverArtError: Error, Equatable, Sendable, LocalizedError {
         switch self {
         case .server(let status): return "The Cover Art Archive answered with an error (HTTP \(status))."
         case .malformedIndex: return "The Cover Art Archive sent an answer Crate could not read."
-        case .invalidImage(let reason): return "The album art could not be used: \(reason)."
+        case .invalidImage(let reason):
+            // A clause from the signature check ("it is not a JPEG image"), or a whole sentence
+            // from the image checks ("The image is damaged …").
+            return reason.hasSuffix(".") ? "The album art could not be used. \(reason)" : "The album art could not be used: \(reason)."
         case .network(let error): return "Could not reach the Cover Art Archive: \(error.message)"
         case .mustWait(let seconds): return "The Cover Art Archive asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
         }

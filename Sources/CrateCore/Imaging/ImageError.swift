@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an image could not be prepared. Messages are decided here, in one place.
 public enum ImageError: Error, Equatable, Sendable {
     case emptyFile
@@ -6,7 +8,8 @@ public enum ImageError: Error, Equatable, Sendable {
     case damaged(detail: String)
     case tooLarge(width: Int, height: Int)
     case tooManyScans
-    case unreadable(path: String, reason: String)
+    /// The file itself could not be read: missing, a folder, too large, …
+    case file(FileProblem)
     case encodingFailed(String)
 
     /// The text shown to the user (and printed by the CLI).
@@ -24,8 +27,8 @@ public enum ImageError: Error, Equatable, Sendable {
             return "Image too large (\(width)×\(height)); the limit is about 89 megapixels."
         case .tooManyScans:
             return "The image is damaged: it has too many progressive scans."
-        case .unreadable(let path, let reason):
-            return "Crate could not read \(path): \(reason)"
+        case .file(let problem):
+            return problem.message
         case .encodingFailed(let detail):
             return "Crate could not encode the image (\(detail))."
         }
@@ -39,7 +42,7 @@ public enum ImageError: Error, Equatable, Sendable {
         case .unsupportedFormat: return "unsupported_format"
         case .damaged, .tooManyScans: return "damaged_image"
         case .tooLarge: return "image_too_large"
-        case .unreadable: return "unreadable_file"
+        case .file(let problem): return problem.code
         case .encodingFailed: return "encoding_failed"
         }
     }
@@ -47,4 +50,9 @@ public enum ImageError: Error, Equatable, Sendable {
 
 extension ImageError: CustomStringConvertible {
     public var description: String { message }
+}
+
+/// So `localizedDescription` (logs, the window) says the same, never "CrateCore.ImageError error 6".
+extension ImageError: LocalizedError {
+    public var errorDescription: String? { message }
 }

@@ -177,12 +177,9 @@ public struct ImagePreparer: Sendable {
         if format != .jpeg { throw ImageError.unsupportedFormat(format.rawValue) }
     }
 
+    /// The photo's bytes, checked before they are read (see `ImageFile`).
     static func read(_ url: URL) throws -> Data {
-        do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ImageError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
-        }
+        try ImageFile.read(url)
     }
 
     /// The square to use, in display coordinates: centred in the photo or in the given rectangle.

@@ -141,7 +141,7 @@ public final class AppDatabase: Sendable {
                 try fm.moveItem(atPath: url.path + suffix, toPath: target.path + suffix)
             }
         } catch {
-            throw CrateError.databaseOpenFailed(path: url.path, reason: "it is damaged and could not be moved aside (\(error.localizedDescription))")
+            throw CrateError.databaseOpenFailed(path: url.path, reason: "it is damaged and could not be moved aside (\(UserMessage.text(for: error)))")
         }
         let message = "Your library could not be read (\(reason)). It was moved to \(target.path) and a new, empty library was created."
         Log.error(message)

@@ -30,7 +30,7 @@ public final class ManualPlaybackClock: PlaybackClock {
     public func schedule(afterMs delayMs: Int, _ handler: @escaping @MainActor () -> Void) -> ClockTimer {
         let id = nextID
         nextID += 1
-        pending.append(Pending(id: id, deadline: nowMs + max(0, delayMs), handler: handler))
+        pending.append(Pending(id: id, deadline: Self.adding(nowMs, max(0, delayMs)), handler: handler))
         return ClockTimer { [weak self] in
             self?.pending.removeAll { $0.id == id }
         }
@@ -38,7 +38,14 @@ public final class ManualPlaybackClock: PlaybackClock {
 
     /// Moves time forward by `ms`, firing every timer that falls due on the way, in order.
     public func advance(byMs ms: Int) {
-        advance(toMs: nowMs + ms)
+        advance(toMs: Self.adding(nowMs, ms))
+    }
+
+    /// `a + b`, stopping at the ends of `Int` instead of trapping: a track length from the network
+    /// can be any number, and time simply never reaches such a deadline.
+    static func adding(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Moves time to `target`, firing due timers (including ones they schedule) in deadline order.

@@ -38,7 +38,7 @@ public final class PlaybackLog {
             let handle = try openHandle(fileURL)
             try handle.write(contentsOf: Data((text + "\n").utf8))
         } catch {
-            writeError = "Crate could not write the playback log at \(fileURL.path): \(error.localizedDescription)"
+            writeError = "Crate could not write the playback log at \(fileURL.path): \(UserMessage.text(for: error))"
             Log.error(writeError ?? "")
             handle?.closeFile()
             handle = nil

@@ -162,6 +162,6 @@ public final class PlaybackStore {
     }
 
     static func describe(_ error: Error) -> String {
-        (error as? PlaybackError)?.message ?? (error as? CrateError)?.message ?? "\(error)"
+        UserMessage.text(for: error)
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 public enum ProviderError: Error, Equatable, Sendable {
     /// No key is configured for a provider that needs one.
     case missingKey(ProviderKind)
+    /// A key file exists but is unsafe, so it was not used (said instead of "no key").
+    case unsafeKeyFile(ProviderKind, KeyFileProblem)
     /// 401/403: the key was refused.
     case invalidKey(ProviderKind, status: Int)
     /// A transient 429; `retryAfter` is the server's delay in seconds, when it gave one.
@@ -29,14 +31,14 @@ public enum ProviderError: Error, Equatable, Sendable {
     public var isTransient: Bool {
         switch self {
         case .rateLimited, .overloaded, .serverError, .transport: return true
-        case .missingKey, .invalidKey, .quotaExhausted, .refusal, .emptyResponse, .badResponse: return false
+        case .missingKey, .unsafeKeyFile, .invalidKey, .quotaExhausted, .refusal, .emptyResponse, .badResponse: return false
         }
     }
 
     /// True when the user has to fix something in Settings (a key or an account).
     public var needsSettings: Bool {
         switch self {
-        case .missingKey, .invalidKey, .quotaExhausted: return true
+        case .missingKey, .unsafeKeyFile, .invalidKey, .quotaExhausted: return true
         default: return false
         }
     }
@@ -45,6 +47,7 @@ public enum ProviderError: Error, Equatable, Sendable {
     public var code: String {
         switch self {
         case .missingKey: return "missing_key"
+        case .unsafeKeyFile: return "unsafe_key_file"
         case .invalidKey: return "invalid_key"
         case .rateLimited: return "rate_limited"
         case .overloaded: return "overloaded"
@@ -61,6 +64,8 @@ public enum ProviderError: Error, Equatable, Sendable {
         switch self {
         case .missingKey(let kind):
             return "No API key is set for \(kind.displayName). Add one in Settings (Ctrl+,) or set \(kind.keyEnvironmentVariables.last ?? "the key variable")."
+        case .unsafeKeyFile(let kind, let problem):
+            return "Crate did not use the \(kind.displayName) API key because \(problem.reason). Run `\(problem.fix)`, or set \(kind.keyEnvironmentVariables.last ?? "the key variable")."
         case .invalidKey(let kind, let status):
             return "\(kind.displayName) rejected the API key (HTTP \(status)). Check the key in Settings (Ctrl+,) or in \(kind.keyEnvironmentVariables.last ?? "the key variable")."
         case .rateLimited(let delay):
@@ -77,9 +82,9 @@ public enum ProviderError: Error, Equatable, Sendable {
         case .serverError(let status):
             return "The provider had a server error (HTTP \(status))."
         case .badResponse(let detail):
-            return "The provider sent an answer Crate could not read: \(detail)"
+            return "The provider sent an answer Crate could not read: \(detail)".endingSentence
         case .transport(let detail):
-            return "Could not reach the provider: \(detail)"
+            return "Could not reach the provider: \(detail)".endingSentence
         }
     }
 }

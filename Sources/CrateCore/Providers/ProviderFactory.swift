@@ -18,19 +18,23 @@ public enum ProviderFactory {
         case .none:
             return nil
         case .anthropic:
-            guard let key = keys.key(for: .anthropic) else {
-                return UnavailableProvider(kind: kind, model: model, reason: .missingKey(kind))
-            }
+            let found = keys.resolve(.anthropic)
+            guard let key = found.key else { return unavailable(kind, model: model, source: found.source) }
             return AnthropicProvider(apiKey: key, model: model, baseURL: settings.endpoints.anthropic, http: http)
         case .openai:
-            guard let key = keys.key(for: .openai) else {
-                return UnavailableProvider(kind: kind, model: model, reason: .missingKey(kind))
-            }
+            let found = keys.resolve(.openai)
+            guard let key = found.key else { return unavailable(kind, model: model, source: found.source) }
             return OpenAICompatibleProvider(kind: kind, apiKey: key, model: model, baseURL: settings.endpoints.openAI, http: http)
         case .ollama:
             // Ollama ignores the key; a local proxy in front of it may want one.
             return OpenAICompatibleProvider(kind: kind, apiKey: keys.key(for: .ollama), model: model, baseURL: settings.endpoints.ollama, http: http)
         }
+    }
+
+    /// A provider without a usable key, failing with the real reason: no key at all, or a key
+    /// file that was found but refused (readable by others, in a world-writable folder).
+    private static func unavailable(_ kind: ProviderKind, model: String, source: KeySource) -> UnavailableProvider {
+        UnavailableProvider(kind: kind, model: model, reason: source.refusal.map { .unsafeKeyFile(kind, $0) } ?? .missingKey(kind))
     }
 
     public static func defaultModel(for kind: ProviderKind) -> String {

@@ -20,7 +20,7 @@ enum ProviderHTTP {
         } catch is CancellationError {
             throw ProviderError.transport("cancelled")
         } catch {
-            throw ProviderError.transport(scrub("\(error)", secret: secret))
+            throw ProviderError.transport(scrub(UserMessage.text(for: error), secret: secret))
         }
     }
 

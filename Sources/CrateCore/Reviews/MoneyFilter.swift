@@ -30,9 +30,11 @@ public enum MoneyFilter {
         return expressions.contains { $0.firstMatch(in: text, range: range) != nil }
     }
 
-    /// Whether a draft's summary or bullets talk about money (key tracks are titles, left alone).
+    /// Whether any field of a draft the user will read talks about money: the summary, the
+    /// bullets and the key tracks too — a model can slip a price into a track's note ("Myth ($20
+    /// single)"). The rating and the recommendation label are checked by the parser already.
     public static func flags(_ draft: ReviewDraft) -> Bool {
-        flags(draft.summary) || draft.bullets.contains(where: flags)
+        flags(draft.summary) || draft.bullets.contains(where: flags) || draft.keyTracks.contains(where: flags)
     }
 
     /// The reminder appended to the user message when a draft has to be regenerated.

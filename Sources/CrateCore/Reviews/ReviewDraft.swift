@@ -87,8 +87,8 @@ public struct ReviewDraft: Equatable, Sendable {
         )
     }
 
-    /// The same draft with other bullets (after dropping money talk).
-    func replacingBullets(_ bullets: [String]) -> ReviewDraft {
+    /// The same draft with other bullets and key tracks (after dropping money talk).
+    func replacing(bullets: [String], keyTracks: [String]) -> ReviewDraft {
         ReviewDraft(summary: summary, bullets: bullets, rating: rating, recommendation: recommendation, tier: tier, keyTracks: keyTracks)
     }
 
@@ -100,4 +100,9 @@ public struct ReviewDraft: Equatable, Sendable {
         }
         return String(result).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+extension ReviewOutputError: LocalizedError {
+    /// The same sentence as `ReviewError.invalidOutput`, should this error reach the user alone.
+    public var errorDescription: String? { "The review that came back could not be used: \(detail)." }
 }

@@ -28,6 +28,7 @@ public enum ReviewError: Error, Equatable, Sendable {
     public var title: String {
         switch self {
         case .provider(.missingKey): return "API Key Missing"
+        case .provider(.unsafeKeyFile): return "API Key Not Used"
         case .provider(.invalidKey): return "API Key Rejected"
         case .noProvider: return "No Review Provider"
         default: return ReviewError.unavailableTitle

@@ -102,3 +102,7 @@ public struct ReviewInput: Equatable, Sendable {
         return String(value.prefix(4))
     }
 }
+
+extension ReviewInputError: LocalizedError {
+    public var errorDescription: String? { message }
+}

@@ -16,7 +16,7 @@ public struct ReviewResult: Equatable, Sendable {
 /// 3. Search grounding by release year (≥ 2024 or unknown) when advanced search is on; a failed
 ///    search-grounded attempt is retried once without search.
 /// 4. Output is validated and repaired or refused; money talk is regenerated once with a reminder,
-///    then offending bullets are dropped while ≥ 3 remain, else the review fails.
+///    then offending bullets and key tracks are dropped while ≥ 3 of each remain, else the review fails.
 public final class ReviewService: Sendable {
     private let provider: (any LLMProvider)?
     private let database: AppDatabase
@@ -129,13 +129,16 @@ public final class ReviewService: Sendable {
         let (second, secondResponse) = try await call(provider, prompt: prompt, user: message + "\n\n" + MoneyFilter.reminder, search: search)
         guard MoneyFilter.flags(second) else { return (second, secondResponse) }
 
-        // Still there: keep the review only if the summary is clean and enough bullets survive.
-        let kept = second.bullets.filter { !MoneyFilter.flags($0) }
-        guard !MoneyFilter.flags(second.summary), kept.count >= ReviewDraft.bulletRange.lowerBound else {
+        // Still there: keep the review only if the summary is clean and enough bullets and key
+        // tracks survive.
+        let bullets = second.bullets.filter { !MoneyFilter.flags($0) }
+        let tracks = second.keyTracks.filter { !MoneyFilter.flags($0) }
+        guard !MoneyFilter.flags(second.summary), bullets.count >= ReviewDraft.bulletRange.lowerBound,
+              tracks.count >= ReviewDraft.keyTrackRange.lowerBound else {
             throw ReviewError.invalidOutput(.moneyTalk)
         }
-        log("dropped \(second.bullets.count - kept.count) bullet(s) that mentioned money")
-        return (second.replacingBullets(kept), secondResponse)
+        log("dropped \(second.bullets.count - bullets.count) bullet(s) and \(second.keyTracks.count - tracks.count) key track(s) that mentioned money")
+        return (second.replacing(bullets: bullets, keyTracks: tracks), secondResponse)
     }
 
     private func call(_ provider: any LLMProvider, prompt: Prompt, user: String, search: Bool) async throws -> (ReviewDraft, LLMResponse) {

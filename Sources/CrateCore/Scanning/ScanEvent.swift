@@ -77,3 +77,7 @@ public protocol AlbumScanner: Sendable {
     /// Replaces the album of scan `scanID` with `candidate` (a runner-up the user picked).
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }
+
+extension ScanFailure: LocalizedError {
+    public var errorDescription: String? { message }
+}

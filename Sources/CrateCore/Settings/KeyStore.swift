@@ -8,6 +8,8 @@ public enum KeySource: Equatable, Sendable {
     case missing
     /// A key file exists but others can read it; Crate refuses to use it.
     case refusedInsecureFile(String)
+    /// The keys folder (this path) is world-writable; Crate refuses every key file in it.
+    case refusedInsecureDirectory(String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,16 @@ public enum KeySource: Equatable, Sendable {
         case .file(let path): return "from \(path)"
         case .missing: return "no key"
         case .refusedInsecureFile(let path): return "refused: \(path) is readable by others (chmod 600 it)"
+        case .refusedInsecureDirectory(let path): return "refused: the folder \(path) is writable by others (chmod 700 it)"
+        }
+    }
+
+    /// Why a key file was found but not used, if it was.
+    public var refusal: KeyFileProblem? {
+        switch self {
+        case .refusedInsecureFile(let path): return .readableByOthers(path: path)
+        case .refusedInsecureDirectory(let path): return .folderWritableByOthers(path: path)
+        case .environment, .secretService, .file, .missing: return nil
         }
     }
 }
@@ -44,6 +56,11 @@ public struct KeyStore: Sendable {
 
     public func key(for provider: ProviderKind) -> String? {
         lookup(provider).key
+    }
+
+    /// The key and where it came from (or why there is none), in one lookup.
+    public func resolve(_ provider: ProviderKind) -> (source: KeySource, key: String?) {
+        lookup(provider)
     }
 
     /// Saves the key in the Secret Service when there is one (removing any key file), else in a
@@ -83,6 +100,12 @@ public struct KeyStore: Sendable {
         let url = keyFileURL(for: provider)
         var info = stat()
         guard stat(url.path, &info) == 0 else { return (.missing, nil) }
+        // A folder anyone can write to lets anyone replace the key with their own.
+        let folder = url.deletingLastPathComponent()
+        var folderInfo = stat()
+        if stat(folder.path, &folderInfo) == 0, folderInfo.st_mode & 0o002 != 0 {
+            return (.refusedInsecureDirectory(folder.path), nil)
+        }
         if info.st_mode & 0o077 != 0 {
             return (.refusedInsecureFile(url.path), nil)
         }

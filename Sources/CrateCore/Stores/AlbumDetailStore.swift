@@ -118,7 +118,7 @@ public final class AlbumDetailStore {
         } catch {
             guard current == loadID else { return }
             isShowing = false
-            state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
         }
         // Something changed while the album was being read: read it once more.
         if refreshAfterShow {
@@ -168,7 +168,7 @@ public final class AlbumDetailStore {
             if next != state.value { state.set(next) }
         } catch {
             guard shown == loadID, current == refreshID else { return }
-            state.update { $0.errorMessage = (error as? CrateError)?.message ?? "\(error)" }
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
         }
     }
 

@@ -160,6 +160,6 @@ public final class HistoryStore {
     }
 
     private static func describe(_ error: Error) -> String {
-        (error as? CrateError)?.message ?? "\(error)"
+        UserMessage.text(for: error)
     }
 }

@@ -73,7 +73,7 @@ public final class LibraryStore {
             if next != state.value { state.set(next) }
         } catch {
             guard current == generation else { return }
-            state.update { $0.phase = .failed((error as? CrateError)?.message ?? "\(error)") }
+            state.update { $0.phase = .failed(UserMessage.text(for: error)) }
         }
     }
 

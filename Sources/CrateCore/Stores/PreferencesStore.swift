@@ -54,7 +54,7 @@ public final class PreferencesStore {
             saved = try environment.savedSettings()
         } catch {
             saved = Settings()
-            loadError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            loadError = UserMessage.text(for: error)
         }
         for (kind, _) in Self.providers {
             endpointTexts[kind] = kind.endpointKeyPath.map { saved.endpoints[keyPath: $0].absoluteString } ?? ""
@@ -130,7 +130,7 @@ public final class PreferencesStore {
             let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
             if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
         } catch {
-            state.update { $0.errorMessage = (error as? CrateError)?.message ?? (error as? LocalizedError)?.errorDescription ?? "\(error)" }
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
             return false
         }
         saved = next
@@ -149,7 +149,7 @@ public final class PreferencesStore {
         let keyStatus: String
         switch source {
         case .missing: keyStatus = kind == .none ? "" : (kind.needsKey ? "No key saved. Paste one above." : "No key needed.")
-        case .refusedInsecureFile: keyStatus = source.description
+        case .refusedInsecureFile, .refusedInsecureDirectory: keyStatus = source.description
         default: keyStatus = "A key is saved (\(source.description)). Type a new one to replace it."
         }
         state.update {

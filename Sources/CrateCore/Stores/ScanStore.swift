@@ -227,6 +227,6 @@ public final class ScanStore {
     private static func failure(from error: Error, cancelled: Bool) -> ScanFailure {
         if let scanFailure = error as? ScanFailure { return scanFailure }
         if error is CancellationError || cancelled { return .cancelled }
-        return .other((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        return .other(UserMessage.text(for: error))
     }
 }

@@ -21,7 +21,7 @@ public enum CrateError: Error, Equatable, Sendable {
         case .databaseReadOnly:
             return "The library is open read-only because it was written by a newer version of Crate."
         case .databaseOpenFailed(let path, let reason):
-            return "Crate could not open its library at \(path): \(reason)"
+            return "Crate could not open its library at \(path): \(reason)".endingSentence
         case .notFound(let what):
             return "\(what) was not found."
         case .diskFull(let path):

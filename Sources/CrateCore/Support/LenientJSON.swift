@@ -3,8 +3,14 @@ import Foundation
 /// Reading JSON out of model output: code fences stripped, prose around the object ignored,
 /// numbers and booleans accepted as strings. Anything that cannot be repaired is an error.
 public enum LenientJSON {
-    public enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable, LocalizedError {
         case noJSONObject
+
+        public var errorDescription: String? {
+            switch self {
+            case .noJSONObject: return "The answer that came back held no JSON object."
+            }
+        }
     }
 
     /// How many opening braces `object(in:)` tries before giving up.

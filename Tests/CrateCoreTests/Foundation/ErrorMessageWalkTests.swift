@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+@testable import CrateCore
+
+/// Walks every case of every error a user can meet and checks that it reads as a sentence, both
+/// through `UserMessage` (the CLI, the window) and through `localizedDescription` (anything that
+/// forgets to ask `UserMessage`): never "NSCocoaErrorDomain error 256", "CrateCore.ImageError
+/// error 6", `Optional(…)` or an enum dump.
+///
+/// Each `Walk` pairs examples with an exhaustive `switch`: a new case does not compile until it is
+/// given here, and a case without an example fails `everyCaseHasAnExample`.
+@Suite("Every error has a sentence")
+struct ErrorMessageWalkTests {
+    struct Walk: Sendable {
+        let type: String
+        let examples: [any Error & Sendable]
+        /// Which case an example is, 0..<cases.
+        let index: @Sendable (any Error) -> Int
+        let cases: Int
+
+        init<E: Error & Sendable>(_ examples: [E], cases: Int, index: @escaping @Sendable (E) -> Int) {
+            type = String(describing: E.self)
+            self.examples = examples
+            self.index = { ($0 as? E).map(index) ?? -1 }
+            self.cases = cases
+        }
+    }
+
+    static let kinds = ProviderKind.allCases
+
+    static let walks: [Walk] = [
+        Walk([CrateError.directoryNotWritable("/data/crate"), .databaseNewerThanApp(path: "/data/crate/crate.sqlite"), .databaseReadOnly,
+              .databaseOpenFailed(path: "/data/crate/crate.sqlite", reason: "it is damaged"), .notFound("The album"), .diskFull(path: "/data"),
+              .databaseWriteFailed(reason: "disk I/O error")], cases: 7) {
+            switch $0 {
+            case .directoryNotWritable: 0
+            case .databaseNewerThanApp: 1
+            case .databaseReadOnly: 2
+            case .databaseOpenFailed: 3
+            case .notFound: 4
+            case .diskFull: 5
+            case .databaseWriteFailed: 6
+            }
+        },
+        Walk([ImageError.emptyFile, .notAnImage, .unsupportedFormat("PNG"), .damaged(detail: "premature end"), .tooLarge(width: 65000, height: 65000),
+              .tooManyScans, .encodingFailed("out of memory")] + fileProblems.map(ImageError.file), cases: 8) {
+            switch $0 {
+            case .emptyFile: 0
+            case .notAnImage: 1
+            case .unsupportedFormat: 2
+            case .damaged: 3
+            case .tooLarge: 4
+            case .tooManyScans: 5
+            case .file: 6
+            case .encodingFailed: 7
+            }
+        },
+        Walk(fileProblems, cases: 8) {
+            switch $0 {
+            case .doesNotExist: 0
+            case .permissionDenied: 1
+            case .isFolder: 2
+            case .notRegularFile: 3
+            case .symbolicLinkLoop: 4
+            case .nameTooLong: 5
+            case .tooLarge: 6
+            case .readFailed: 7
+            }
+        },
+        Walk([ScanFailure.notIdentified, .badImage(ImageError.notAnImage.message), .providerKey(ProviderError.missingKey(.anthropic).message),
+              .other(HTTPError.timedOut.message), .cancelled, .mustWait(service: "MusicBrainz", seconds: 600, queued: true),
+              .mustWait(service: "MusicBrainz", seconds: 45, queued: false)], cases: 6) {
+            switch $0 {
+            case .notIdentified: 0
+            case .badImage: 1
+            case .providerKey: 2
+            case .other: 3
+            case .cancelled: 4
+            case .mustWait: 5
+            }
+        },
+        Walk(providerErrors, cases: 11) {
+            switch $0 {
+            case .missingKey: 0
+            case .unsafeKeyFile: 1
+            case .invalidKey: 2
+            case .rateLimited: 3
+            case .overloaded: 4
+            case .quotaExhausted: 5
+            case .refusal: 6
+            case .emptyResponse: 7
+            case .serverError: 8
+            case .badResponse: 9
+            case .transport: 10
+            }
+        },
+        Walk([ReviewError.invalidInput(.emptyArtist), .noProvider, .invalidOutput(.moneyTalk), .prompt(.notFound("review-v1"))]
+             + providerErrors.map(ReviewError.provider) + reviewOutputErrors.map(ReviewError.invalidOutput), cases: 5) {
+            switch $0 {
+            case .invalidInput: 0
+            case .noProvider: 1
+            case .provider: 2
+            case .invalidOutput: 3
+            case .prompt: 4
+            }
+        },
+        Walk([ReviewInputError.emptyArtist, .emptyTitle, .fieldTooLong(field: "title", limit: 200), .tooManyGenres(limit: 10), .invalidYear("77")], cases: 5) {
+            switch $0 {
+            case .emptyArtist: 0
+            case .emptyTitle: 1
+            case .fieldTooLong: 2
+            case .tooManyGenres: 3
+            case .invalidYear: 4
+            }
+        },
+        Walk(reviewOutputErrors, cases: 7) {
+            switch $0 {
+            case .notJSON: 0
+            case .missingField: 1
+            case .ratingOutOfRange: 2
+            case .tooFewBullets: 3
+            case .unknownRecommendation: 4
+            case .tooFewKeyTracks: 5
+            case .moneyTalk: 6
+            }
+        },
+        Walk([MusicBrainzError.invalidIdentifier("nope"), .notFound, .busy, .refused, .server(status: 502), .malformedResponse("truncated"),
+              .network(.timedOut), .mustWait(seconds: 600)], cases: 8) {
+            switch $0 {
+            case .invalidIdentifier: 0
+            case .notFound: 1
+            case .busy: 2
+            case .refused: 3
+            case .server: 4
+            case .malformedResponse: 5
+            case .network: 6
+            case .mustWait: 7
+            }
+        },
+        Walk([MBIDError.invalid("nope")], cases: 1) {
+            switch $0 {
+            case .invalid: 0
+            }
+        },
+        Walk([CoverArtError.server(status: 500), .malformedIndex, .invalidImage("it is not a JPEG image"), .invalidImage(ImageError.damaged(detail: "x").message),
+              .network(.cannotConnect("connection refused")), .mustWait(seconds: 90)], cases: 5) {
+            switch $0 {
+            case .server: 0
+            case .malformedIndex: 1
+            case .invalidImage: 2
+            case .network: 3
+            case .mustWait: 4
+            }
+        },
+        Walk(httpErrors, cases: 10) {
+            switch $0 {
+            case .invalidURL: 0
+            case .timedOut: 1
+            case .cannotConnect: 2
+            case .bodyTooLarge: 3
+            case .tooManyRedirects: 4
+            case .redirectRefused: 5
+            case .cancelled: 6
+            case .transport: 7
+            case .connectionLost: 8
+            case .invalidRequest: 9
+            }
+        },
+        Walk([SettingsError.malformed(path: "/config/crate/settings.json"), .invalidEndpoint(variable: "CRATE_MUSICBRAINZ_URL", value: "ftp://x"),
+              .unknownProvider("gemini")], cases: 3) {
+            switch $0 {
+            case .malformed: 0
+            case .invalidEndpoint: 1
+            case .unknownProvider: 2
+            }
+        },
+        Walk([PlaybackError.albumNotFound(7), .noTrackList(albumID: 7), .albumNotInGrid(7), .nothingToPlay, .entryOutOfRange(3)], cases: 5) {
+            switch $0 {
+            case .albumNotFound: 0
+            case .noTrackList: 1
+            case .albumNotInGrid: 2
+            case .nothingToPlay: 3
+            case .entryOutOfRange: 4
+            }
+        },
+        Walk([BatchQueueError.notPending(path: "/photos/a.jpg")], cases: 1) {
+            switch $0 {
+            case .notPending: 0
+            }
+        },
+        Walk([IdentificationError.unreadableAnswer, .provider(.missingKey(.openai)), .provider(.overloaded), .prompt(.unreadable("/prompts/identify-v1.md"))], cases: 3) {
+            switch $0 {
+            case .unreadableAnswer: 0
+            case .provider: 1
+            case .prompt: 2
+            }
+        },
+        Walk([PromptLibrary.Failure.notFound("review-v1"), .unreadable("/prompts/review-v1.md")], cases: 2) {
+            switch $0 {
+            case .notFound: 0
+            case .unreadable: 1
+            }
+        },
+        Walk([LenientJSON.Failure.noJSONObject], cases: 1) {
+            switch $0 {
+            case .noJSONObject: 0
+            }
+        },
+        Walk([ProviderKeyProblem(keyProblemMessage: ProviderError.invalidKey(.anthropic, status: 401).message)], cases: 1) { _ in 0 },
+    ]
+
+    static let fileProblems: [FileProblem] = [
+        .doesNotExist(path: "/photos/a.jpg"), .permissionDenied(path: "/photos/a.jpg"), .isFolder(path: "/photos"),
+        .notRegularFile(path: "/photos/pipe.jpg", kind: "a named pipe"), .symbolicLinkLoop(path: "/photos/loop.jpg"),
+        .nameTooLong(path: "/photos/" + String(repeating: "a", count: 300)), .tooLarge(path: "/photos/huge.jpg", bytes: 4_294_967_296, limit: 100_000_000),
+        .readFailed(path: "/photos/a.jpg", reason: "Input/output error"),
+    ]
+
+    static let providerErrors: [ProviderError] = kinds.flatMap { kind in
+        [ProviderError.missingKey(kind), .unsafeKeyFile(kind, .readableByOthers(path: "/config/keys/\(kind.rawValue).key")),
+         .unsafeKeyFile(kind, .folderWritableByOthers(path: "/config/keys")), .invalidKey(kind, status: 401), .quotaExhausted(kind)]
+    } + [.rateLimited(retryAfter: 30), .rateLimited(retryAfter: nil), .overloaded, .refusal, .emptyResponse, .serverError(status: 500),
+         .badResponse("HTTP 400: bad request"), .transport("the request timed out")]
+
+    static let reviewOutputErrors: [ReviewOutputError] = [
+        .notJSON, .missingField("rating"), .ratingOutOfRange(11), .tooFewBullets(2), .unknownRecommendation("Masterpiece"), .tooFewKeyTracks(1), .moneyTalk,
+    ]
+
+    static let httpErrors: [HTTPError] = [
+        .invalidURL("ftp://x"), .timedOut, .cannotConnect("connection refused"), .bodyTooLarge(limit: 4 << 20), .tooManyRedirects,
+        .redirectRefused("file:///etc/passwd"), .cancelled, .transport("SSL connect error"), .connectionLost("reset by peer"), .invalidRequest("a header holds a line break"),
+    ]
+
+    /// The product's banner texts, shown as headlines without a full stop.
+    static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message]
+
+    /// What the user must never read.
+    static func problems(in text: String) -> [String] {
+        var found: [String] = []
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { found.append("empty") }
+        if UserMessage.looksLikeADump(text) { found.append("Foundation or enum-dump wording") }
+        if text == UserMessage.fallback { found.append("the fallback: no sentence of its own") }
+        // An enum case printed with its payload: `missingKey(`, `invalidKey(CrateCore…`.
+        if text.range(of: #"\b[a-z]+[A-Z][A-Za-z]*\("#, options: .regularExpression) != nil { found.append("an enum dump") }
+        if let last = text.last, !".!?".contains(last), !unpunctuated.contains(text) { found.append("does not end a sentence") }
+        if let first = text.first, !first.isUppercase, !first.isNumber, !"/\"".contains(first) { found.append("does not start a sentence") }
+        return found
+    }
+
+    @Test func everyCaseHasAnExample() {
+        for walk in Self.walks {
+            let covered = Set(walk.examples.map(walk.index))
+            #expect(covered == Set(0..<walk.cases), "\(walk.type): cases \(Set(0..<walk.cases).subtracting(covered)) have no example")
+        }
+    }
+
+    @Test func everyErrorReadsAsASentence() {
+        var sentences: [String] = []
+        for walk in Self.walks {
+            for error in walk.examples {
+                for text in [UserMessage.text(for: error), error.localizedDescription] {
+                    #expect(Self.problems(in: text).isEmpty, "\(walk.type) \(error): \(Self.problems(in: text)) in \"\(text)\"")
+                }
+                sentences.append(UserMessage.text(for: error))
+            }
+        }
+        // The list of user-facing sentences, for review.
+        print(Set(sentences).sorted().joined(separator: "\n"))
+    }
+
+    /// Foundation's and the system's errors, as a user meets them, are translated too.
+    @Test func foundationErrorsAreTranslated() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("crate-errors-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let loop = root.appendingPathComponent("loop")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+
+        var errors: [Error] = [CancellationError(), POSIXError(.EIO),
+                               NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadNoPermission.rawValue, userInfo: [NSFilePathErrorKey: "/photos/a.jpg"]),
+                               NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileWriteOutOfSpace.rawValue)]
+        for url in [root, loop, root.appendingPathComponent("missing.jpg")] {
+            do { _ = try Data(contentsOf: url) } catch { errors.append(error) }
+        }
+        do { _ = try JSONDecoder().decode([String: Int].self, from: Data("{".utf8)) } catch { errors.append(error) }
+        #expect(errors.count == 8)
+        for error in errors {
+            let text = UserMessage.text(for: error)
+            #expect(Self.problems(in: text).isEmpty, "\(error): \(Self.problems(in: text)) in \"\(text)\"")
+        }
+        #expect(UserMessage.text(for: errors[4]).contains("folder") || UserMessage.text(for: errors[4]).contains("could not read"))
+    }
+
+    /// An error Crate forgot to word is not dumped: it gets the fallback.
+    @Test func anUnwordedErrorIsNotDumped() {
+        struct Unworded: Error { let rawValue = 6 }
+        #expect(UserMessage.text(for: Unworded()) == UserMessage.fallback)
+    }
+}
