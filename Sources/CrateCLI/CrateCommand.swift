@@ -34,8 +34,8 @@ func openDatabase(paths: CratePaths) throws -> AppDatabase {
     if let notice = database.recoveryNotice {
         FileHandle.standardError.write(Data("crate: \(notice)\n".utf8))
     }
-    if database.isReadOnly, let url = database.fileURL {
-        FileHandle.standardError.write(Data("crate: \(CrateError.databaseNewerThanApp(path: url.path).message)\n".utf8))
+    if let notice = database.readOnlyNotice {
+        FileHandle.standardError.write(Data("crate: \(notice)\n".utf8))
     }
     return database
 }

@@ -25,7 +25,7 @@ struct DoctorCommand: ParsableCommand {
             let counts = try database.counts()
             print("Library:")
             print("  file    \(paths.databaseURL.path)")
-            print("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.isReadOnly ? " — read-only, written by a newer Crate" : "")")
+            print("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.readOnlyReason == .newerVersion ? " — read-only, written by a newer Crate" : database.isReadOnly ? " — read-only, the data directory cannot be written" : "")")
             print("  albums  \(counts.albums), scans \(counts.scans), reviews \(counts.reviews)")
         } catch {
             let message = (error as? CrateError)?.message ?? "\(error)"
