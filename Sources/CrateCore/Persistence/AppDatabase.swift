@@ -204,12 +204,11 @@ public final class AppDatabase: Sendable {
     /// `immutable` (nothing can be changing it from here), which needs no index at all.
     private static func openReadOnlyConnection(at url: URL) throws -> DatabaseQueue {
         let configuration = makeConfiguration(readOnly: true)
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
             return queue
         } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
-            try queue.close()
             var allowed = CharacterSet.urlPathAllowed
             allowed.remove(charactersIn: "?#%")
             let escaped = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
