@@ -92,11 +92,10 @@ extension AppDatabase {
             let held = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch_item WHERE path = ? AND state = ?)",
                                          arguments: [path, BatchItemState.pending.rawValue]) ?? false
             if held { return nil }
-            var item = BatchItem(path: path, attempts: 1, addedAt: date, updatedAt: date)
-            try item.insert(db)
-            try db.execute(sql: "UPDATE batch_item SET leaseOwner = ?, leaseExpiresAt = ? WHERE id = ?",
-                           arguments: [owner.stored, now + leaseDuration, item.id])
-            return item
+            return try BatchItem.fetchOne(db, sql: """
+                INSERT INTO batch_item (path, state, attempts, addedAt, updatedAt, leaseOwner, leaseExpiresAt)
+                VALUES (?, ?, 1, ?, ?, ?, ?) RETURNING *
+                """, arguments: [path, BatchItemState.pending.rawValue, date, date, owner.stored, now + leaseDuration])
         }
     }
 
@@ -131,10 +130,12 @@ extension AppDatabase {
         return try guardedWrite { db in
             guard var item = try BatchItem.fetchOne(db, key: itemID) else { throw CrateError.notFound("The queued photo") }
             guard item.state == .pending else { throw BatchQueueError.notPending(path: item.path) }
-            let holder = try String.fetchOne(db, sql: "SELECT leaseOwner FROM batch_item WHERE id = ?", arguments: [itemID])
-            if let holder, holder != owner.stored, !(BatchLeaseOwner(stored: holder)?.isCertainlyGone ?? true) {
-                let expiry = try Double.fetchOne(db, sql: "SELECT leaseExpiresAt FROM batch_item WHERE id = ?", arguments: [itemID]) ?? 0
-                if expiry > date.timeIntervalSince1970 { throw BatchQueueError.claimedElsewhere(path: item.path) }
+            // Another process's live, unexpired lease means it took the photo after ours lapsed.
+            let lease = try Row.fetchOne(db, sql: "SELECT leaseOwner, leaseExpiresAt FROM batch_item WHERE id = ?", arguments: [itemID])
+            if let holder: String = lease?["leaseOwner"], holder != owner.stored,
+               let expiry: Double = lease?["leaseExpiresAt"], expiry > date.timeIntervalSince1970,
+               BatchLeaseOwner(stored: holder)?.isCertainlyGone == false {
+                throw BatchQueueError.claimedElsewhere(path: item.path)
             }
             let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
             item.state = .done
