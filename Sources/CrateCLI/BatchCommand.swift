@@ -85,7 +85,7 @@ struct BatchCommand: ParsableCommand {
             switch outcome {
             case .scanned(let item, let result): return ScanReport(file: item.path, result: result)
             case .failed(let item, let failure): return ScanReport(file: item.path, failure: failure)
-            case .skipped(let item): return ScanReport(file: item.path, failure: .other(BatchQueueError.notPending(path: item.path).message))
+            case .skipped(let item, let reason): return ScanReport(file: item.path, failure: .other(reason.message))
             }
         }
     }

@@ -33,8 +33,8 @@ func openDatabase(paths: CratePaths) throws -> AppDatabase {
     if let notice = database.recoveryNotice {
         Terminal.warn(notice)
     }
-    if database.isReadOnly, let url = database.fileURL {
-        Terminal.warn(CrateError.databaseNewerThanApp(path: url.path).message)
+    if let notice = database.readOnlyNotice {
+        Terminal.warn(notice)
     }
     return database
 }

@@ -27,7 +27,7 @@ struct DoctorCommand: ParsableCommand {
             let counts = try database.counts()
             Terminal.say("Library:")
             Terminal.say("  file    \(paths.databaseURL.path)")
-            Terminal.say("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.isReadOnly ? " — read-only, written by a newer Crate" : "")")
+            Terminal.say("  schema  \(version) (this build knows \(AppDatabase.knownMigrations.joined(separator: ", ")))\(database.readOnlyReason == .newerVersion ? " — read-only, written by a newer Crate" : database.isReadOnly ? " — read-only, the data directory cannot be written" : "")")
             Terminal.say("  albums  \(counts.albums), scans \(counts.scans), reviews \(counts.reviews)")
         } catch {
             let message = UserMessage.text(for: error)

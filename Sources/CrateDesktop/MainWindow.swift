@@ -109,8 +109,8 @@ final class MainWindow {
         if TestEvents.isEnabled { tokens.append(contentsOf: TestEvents.report(library: library, history: history)) }
         if let notice = database.recoveryNotice {
             banner.show(notice)
-        } else if database.isReadOnly, let url = database.fileURL {
-            banner.show(CrateError.databaseNewerThanApp(path: url.path).message)
+        } else if let notice = database.readOnlyNotice {
+            banner.show(notice)
         }
     }
 

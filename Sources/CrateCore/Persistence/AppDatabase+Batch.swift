@@ -5,10 +5,14 @@ import GRDB
 public enum BatchQueueError: Error, Equatable, Sendable {
     /// The item is no longer pending (another run finished it): its scan was not saved again.
     case notPending(path: String)
+    /// Another process holds the item now (this process's lease lapsed while it scanned): its scan
+    /// was not saved, so the photo gets one scan, from the holder.
+    case claimedElsewhere(path: String)
 
     public var message: String {
         switch self {
         case .notPending(let path): return "\(path) was already scanned from the queue; it was not scanned twice."
+        case .claimedElsewhere(let path): return "\(path) is being scanned by another Crate process; it was not scanned twice."
         }
     }
 }
@@ -38,83 +42,138 @@ extension AppDatabase {
         }
     }
 
-    /// Takes the oldest pending item and counts the attempt. Items that have already been started
+    /// Takes the oldest pending photo no live process holds, counts the attempt and leases it to
+    /// `owner` until `leaseDuration` seconds from `date`. Items that have already been started
     /// `maxAttempts` times (each start ended by a crash or kill) are failed instead of retried.
-    public func claimNextBatchItem(maxAttempts: Int, at date: Date = Date()) throws -> BatchItem? {
+    ///
+    /// The claim is ONE `UPDATE … RETURNING` in one write transaction: two processes asking at
+    /// the same moment can never get the same photo (docs/decisions/0006-bulk-scan-queue.md).
+    public func claimNextBatchItem(maxAttempts: Int, owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = BatchLease.standard.seconds,
+                                   at date: Date = Date()) throws -> BatchItem? {
         try checkWritable()
+        let owner = owner ?? leaseOwner
         return try guardedWrite { db in
-            while var item = try BatchItem.filter(BatchItem.Columns.state == BatchItemState.pending.rawValue)
-                .order(BatchItem.Columns.id).fetchOne(db) {
-                item.updatedAt = date
-                if item.attempts >= maxAttempts {
-                    item.state = .failed
-                    item.error = "Scanning this photo was interrupted \(item.attempts) times; it was skipped."
-                    try item.update(db)
-                    continue
-                }
-                item.attempts += 1
-                try item.update(db)
-                return item
-            }
-            return nil
+            let now = date.timeIntervalSince1970
+            try db.execute(
+                sql: """
+                    UPDATE batch_item SET state = ?, error = ? || attempts || ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                    WHERE state = ? AND attempts >= ? AND \(Self.leaseIsFree)
+                    """,
+                arguments: [BatchItemState.failed.rawValue, "Scanning this photo was interrupted ", " times; it was skipped.", date,
+                            BatchItemState.pending.rawValue, maxAttempts, now])
+            return try BatchItem.fetchOne(db, sql: """
+                UPDATE batch_item SET attempts = attempts + 1, leaseOwner = ?, leaseExpiresAt = ?, updatedAt = ?
+                WHERE id = (SELECT id FROM batch_item WHERE state = ? AND \(Self.leaseIsFree) ORDER BY id LIMIT 1)
+                RETURNING *
+                """, arguments: [owner.stored, now + leaseDuration, date, BatchItemState.pending.rawValue, now])
         }
     }
 
     /// Claims the pending item for `path` (queuing it first if it is not waiting) for a scan the
     /// user asked for directly; no attempt limit applies.
-    public func claimBatchItem(path: String, at date: Date = Date()) throws -> BatchItem {
+    ///
+    /// Returns nil when another live process holds that photo's item: the caller then scans the
+    /// file on its own (issue #4: a named file gets its own result, never the answer "already
+    /// scanned" from somebody else's queue item), and the photo stays safe in the queue with
+    /// its holder.
+    public func claimBatchItem(path: String, owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = BatchLease.standard.seconds,
+                               at date: Date = Date()) throws -> BatchItem? {
         try checkWritable()
+        let owner = owner ?? leaseOwner
         return try guardedWrite { db in
-            if var item = try BatchItem.filter(BatchItem.Columns.path == path && BatchItem.Columns.state == BatchItemState.pending.rawValue).fetchOne(db) {
-                item.attempts += 1
-                item.updatedAt = date
-                try item.update(db)
+            let now = date.timeIntervalSince1970
+            if let item = try BatchItem.fetchOne(db, sql: """
+                UPDATE batch_item SET attempts = attempts + 1, leaseOwner = ?, leaseExpiresAt = ?, updatedAt = ?
+                WHERE path = ? AND state = ? AND (\(Self.leaseIsFree) OR leaseOwner = ?)
+                RETURNING *
+                """, arguments: [owner.stored, now + leaseDuration, date, path, BatchItemState.pending.rawValue, now, owner.stored]) {
                 return item
             }
-            var item = BatchItem(path: path, attempts: 1, addedAt: date, updatedAt: date)
-            try item.insert(db)
-            return item
+            let held = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch_item WHERE path = ? AND state = ?)",
+                                         arguments: [path, BatchItemState.pending.rawValue]) ?? false
+            if held { return nil }
+            return try BatchItem.fetchOne(db, sql: """
+                INSERT INTO batch_item (path, state, attempts, addedAt, updatedAt, leaseOwner, leaseExpiresAt)
+                VALUES (?, ?, 1, ?, ?, ?, ?) RETURNING *
+                """, arguments: [path, BatchItemState.pending.rawValue, date, date, owner.stored, now + leaseDuration])
         }
     }
 
+    /// Extends `owner`'s lease on a pending item while its scan runs. Returns false when the lease
+    /// is no longer `owner`'s (it lapsed and another process took the photo, or it is finished).
+    @discardableResult
+    public func renewBatchLease(id: Int64, owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = BatchLease.standard.seconds,
+                                at date: Date = Date()) throws -> Bool {
+        try checkWritable()
+        let owner = owner ?? leaseOwner
+        return try guardedWrite { db in
+            try db.execute(sql: "UPDATE batch_item SET leaseExpiresAt = ? WHERE id = ? AND state = ? AND leaseOwner = ?",
+                           arguments: [date.timeIntervalSince1970 + leaseDuration, id, BatchItemState.pending.rawValue, owner.stored])
+            return db.changesCount == 1
+        }
+    }
+
+    /// SQL true when a pending item's lease binds nobody: never leased, lapsed (before the
+    /// time given as the next argument), or held by a process that is gone.
+    private static let leaseIsFree = "(leaseOwner IS NULL OR leaseExpiresAt <= ? OR crate_lease_gone(leaseOwner))"
+
     /// Saves a scan and marks its batch item done in ONE transaction, so a kill between the two
     /// can never leave a saved scan whose item is still pending (and so scanned again).
-    /// Throws `BatchQueueError.notPending` (saving nothing) when the item was already finished.
+    /// Throws `BatchQueueError.notPending` (saving nothing) when the item was already finished,
+    /// and `BatchQueueError.claimedElsewhere` when another process now holds it (this process's
+    /// lease lapsed): one photo, one saved scan.
     @discardableResult
     public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date(),
-                         completingBatchItem itemID: Int64, candidates: [ScanCandidate] = []) throws -> HistoryEntry {
+                         completingBatchItem itemID: Int64, owner: BatchLeaseOwner? = nil, candidates: [ScanCandidate] = []) throws -> HistoryEntry {
         try checkWritable()
+        let owner = owner ?? leaseOwner
         return try guardedWrite { db in
             guard var item = try BatchItem.fetchOne(db, key: itemID) else { throw CrateError.notFound("The queued photo") }
             guard item.state == .pending else { throw BatchQueueError.notPending(path: item.path) }
+            // Another process's live, unexpired lease means it took the photo after ours lapsed.
+            let lease = try Row.fetchOne(db, sql: "SELECT leaseOwner, leaseExpiresAt FROM batch_item WHERE id = ?", arguments: [itemID])
+            if let holder: String = lease?["leaseOwner"], holder != owner.stored,
+               let expiry: Double = lease?["leaseExpiresAt"], expiry > date.timeIntervalSince1970,
+               BatchLeaseOwner(stored: holder)?.isCertainlyGone == false {
+                throw BatchQueueError.claimedElsewhere(path: item.path)
+            }
             let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
             item.state = .done
             item.scanID = entry.scan.id
             item.error = nil
             item.updatedAt = date
             try item.update(db)
+            try db.execute(sql: "UPDATE batch_item SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [itemID])
             return entry
         }
     }
 
-    /// Marks a pending item failed with a message for the user. A finished item is left alone.
+    /// Marks a pending item failed with a message for the user. A finished item, or one another
+    /// process now holds, is left alone.
     public func failBatchItem(id: Int64, error message: String, at date: Date = Date()) throws {
         try checkWritable()
         try guardedWrite { db in
             try db.execute(
-                sql: "UPDATE batch_item SET state = ?, error = ?, updatedAt = ? WHERE id = ? AND state = ?",
-                arguments: [BatchItemState.failed.rawValue, message, date, id, BatchItemState.pending.rawValue])
+                sql: """
+                    UPDATE batch_item SET state = ?, error = ?, updatedAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                    WHERE id = ? AND state = ? AND (leaseOwner IS NULL OR leaseOwner = ?)
+                    """,
+                arguments: [BatchItemState.failed.rawValue, message, date, id, BatchItemState.pending.rawValue, leaseOwner.stored])
         }
     }
 
     /// Gives back an attempt on an item whose scan was stopped on purpose (cancelled, or a problem
-    /// such as a wrong key that is not the photo's fault), so it keeps all its tries.
+    /// such as a wrong key that is not the photo's fault), so it keeps all its tries, and ends this
+    /// process's lease so the next run may take it at once.
     public func releaseBatchItem(id: Int64, at date: Date = Date()) throws {
         try checkWritable()
         try guardedWrite { db in
             try db.execute(
-                sql: "UPDATE batch_item SET attempts = MAX(attempts - 1, 0), updatedAt = ? WHERE id = ? AND state = ?",
-                arguments: [date, id, BatchItemState.pending.rawValue])
+                sql: """
+                    UPDATE batch_item SET attempts = MAX(attempts - 1, 0), updatedAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                    WHERE id = ? AND state = ? AND (leaseOwner IS NULL OR leaseOwner = ?)
+                    """,
+                arguments: [date, id, BatchItemState.pending.rawValue, leaseOwner.stored])
         }
     }
 
@@ -132,6 +191,14 @@ extension AppDatabase {
                 }
             }
             return counts
+        }
+    }
+
+    /// Pending photos no live process holds (to resume them when the window starts), in queue order.
+    public func unclaimedPendingBatchItems(at date: Date = Date()) throws -> [BatchItem] {
+        try reader.read { db in
+            try BatchItem.fetchAll(db, sql: "SELECT * FROM batch_item WHERE state = ? AND \(Self.leaseIsFree) ORDER BY id",
+                                   arguments: [BatchItemState.pending.rawValue, date.timeIntervalSince1970])
         }
     }
 

@@ -150,6 +150,16 @@ extension AppDatabase {
             }
         }
 
+        // Leases on queued photos (docs/decisions/0006-bulk-scan-queue.md): the process scanning a
+        // photo (`leaseOwner`, see `BatchLeaseOwner`) and until when (`leaseExpiresAt`, seconds
+        // since 1970), so two processes never scan one photo and a killed one's photo is retried.
+        migrator.registerMigration("batch-item-leases") { db in
+            try db.alter(table: "batch_item") { t in
+                t.add(column: "leaseOwner", .text)
+                t.add(column: "leaseExpiresAt", .double)
+            }
+        }
+
         return migrator
     }()
 }

@@ -130,7 +130,11 @@ extension AppDatabase {
     }
 
     func checkWritable() throws {
-        if isReadOnly { throw CrateError.databaseReadOnly }
+        switch readOnlyReason {
+        case nil: return
+        case .newerVersion: throw CrateError.databaseReadOnly
+        case .directoryNotWritable(let directory): throw CrateError.databaseDirectoryReadOnly(directory: directory)
+        }
     }
 }
 

@@ -5,12 +5,36 @@ import GRDB
 ///
 /// Rules: one writer (a WAL `DatabasePool` on disk); schema changes only through the named
 /// migrations in `AppDatabase+Migrations.swift`; every write that must keep an invariant happens in
-/// one transaction inside this type. A database written by a newer Crate is opened read-only.
+/// one transaction inside this type. A database written by a newer Crate, or in a directory this
+/// user cannot write, is opened truly read-only (`SQLITE_OPEN_READONLY`: not a byte is written).
+/// Many processes may open one library at once: the open and the migrations run under one lock
+/// (`LibraryLock`), and queued photos are leased to one process (`leaseOwner`).
 public final class AppDatabase: Sendable {
+    /// Why a library is open read-only.
+    public enum ReadOnlyReason: Equatable, Sendable {
+        /// Written by a newer Crate (an unknown migration, or a higher `PRAGMA user_version`).
+        case newerVersion
+        /// The data directory cannot be written by this user.
+        case directoryNotWritable(String)
+    }
+
     /// The connection(s). Reads may go straight through `reader`; writes go through intent methods.
     let writer: any DatabaseWriter
-    /// True when the file was written by a newer Crate: nothing may be written to it.
-    public let isReadOnly: Bool
+    /// Why nothing may be written to this library, or nil when it is writable.
+    public let readOnlyReason: ReadOnlyReason?
+    /// True when nothing may be written (see `readOnlyReason`).
+    public var isReadOnly: Bool { readOnlyReason != nil }
+    /// What to tell the user about a read-only library, or nil when it is writable.
+    public var readOnlyNotice: String? {
+        switch readOnlyReason {
+        case nil: return nil
+        case .newerVersion: return CrateError.databaseNewerThanApp(path: fileURL?.path ?? "memory").message
+        case .directoryNotWritable(let directory): return CrateError.databaseDirectoryReadOnly(directory: directory).message
+        }
+    }
+    /// This opening's claim on queued photos (docs/decisions/0006-bulk-scan-queue.md): one per
+    /// `AppDatabase`, so each process (and each opening in a test) is its own lease owner.
+    public let leaseOwner = BatchLeaseOwner()
     /// Set when a damaged file was moved aside at open, so the UI and CLI can say so.
     public let recoveryNotice: String?
     /// The file, or nil for an in-memory database.
@@ -22,15 +46,21 @@ public final class AppDatabase: Sendable {
 
     /// `changePollInterval` is how often other processes' commits are looked for while a store
     /// listens; nil for a database no other connection can reach.
-    init(writer: any DatabaseWriter, isReadOnly: Bool = false, recoveryNotice: String? = nil, fileURL: URL? = nil,
+    init(writer: any DatabaseWriter, readOnlyReason: ReadOnlyReason? = nil, recoveryNotice: String? = nil, fileURL: URL? = nil,
          changePollInterval: Duration? = nil) throws {
         self.writer = writer
-        self.isReadOnly = isReadOnly
+        self.readOnlyReason = readOnlyReason
         self.recoveryNotice = recoveryNotice
         self.fileURL = fileURL
         changeFeed = DatabaseChangeFeed(writer: writer, pollInterval: changePollInterval)
-        if !isReadOnly {
+        if readOnlyReason == nil {
             try Self.migrator.migrate(writer)
+            try writer.writeWithoutTransaction { db in
+                // Written once per new schema; an open that changes nothing writes nothing.
+                if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaGeneration {
+                    try db.execute(sql: "PRAGMA user_version = \(Self.schemaGeneration)")
+                }
+            }
         }
         writer.add(transactionObserver: TableChangeRecorder(feed: changeFeed), extent: .databaseLifetime)
     }
@@ -43,15 +73,30 @@ public final class AppDatabase: Sendable {
     /// How often, by default, the library is checked for commits made by another process.
     public static let defaultChangePollInterval: Duration = .milliseconds(300)
 
+    /// How long an open waits for another process that is opening (and migrating) the library.
+    static let openLockTimeout: Duration = .seconds(30)
+
     /// Opens (creating if needed) the library at `paths.databaseURL`.
     ///
     /// A file that is not SQLite, or is damaged, is renamed with a timestamp and replaced by a new
-    /// library; `recoveryNotice` says where the old one went. Throws `CrateError` for a directory
-    /// Crate cannot write to. `changePollInterval`: see `changes(in:)`.
+    /// library; `recoveryNotice` says where the old one went. A data directory this user cannot
+    /// write opens an existing library read-only; without a library it throws
+    /// `CrateError.directoryNotWritable`. Checking, repairing and migrating happen under
+    /// `LibraryLock`, so any number of processes may open one library at the same moment.
+    /// `changePollInterval`: see `changes(in:)`.
     public static func open(paths: CratePaths, now: Date = Date(),
                             changePollInterval: Duration = defaultChangePollInterval) throws -> AppDatabase {
-        try CratePaths.ensureWritable(paths.dataDirectory)
         let url = paths.databaseURL
+        do {
+            try CratePaths.ensureWritable(paths.dataDirectory)
+        } catch let error as CrateError {
+            guard FileManager.default.isReadableFile(atPath: url.path) else { throw error }
+            let reason = ReadOnlyReason.directoryNotWritable(paths.dataDirectory.path)
+            Log.notice("\(paths.dataDirectory.path) is not writable; library opened read-only")
+            return try openReadOnly(at: url, reason: reason, notice: nil, changePollInterval: changePollInterval)
+        }
+        let lock = try LibraryLock.acquire(beside: url, timeout: openLockTimeout)
+        defer { lock?.release() }
         var notice: String?
         if let problem = damage(at: url) {
             notice = try moveAside(url, because: problem, now: now)
@@ -75,8 +120,21 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Identifiers of the migrations applied to this library, in the order they ran.
+    public func appliedMigrations() throws -> [String] {
+        try reader.read { db in
+            guard try db.tableExists("grdb_migrations") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+        }
+    }
+
     /// Identifiers of the migrations this build knows.
     public static var knownMigrations: [String] { migrator.migrations }
+
+    /// The `PRAGMA user_version` this build writes: how many migrations it knows. A library with a
+    /// higher number was written by a newer Crate (even one whose migrations are named
+    /// differently), so it is opened read-only.
+    public static var schemaGeneration: Int { knownMigrations.count }
 
     // MARK: - Private
 
@@ -85,27 +143,77 @@ public final class AppDatabase: Sendable {
         config.readonly = readOnly
         config.foreignKeysEnabled = true
         config.label = "crate"
-        // Another process (the CLI next to the app) may hold the write lock briefly.
-        config.busyMode = .timeout(5)
+        // Another process (the CLI next to the app, a second `crate batch run`) may hold the
+        // write lock briefly.
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            db.add(function: BatchLeaseOwner.goneFunction)
+            // Belt and braces: a read-only opening refuses writes even through a path that
+            // forgot `checkWritable()`.
+            if readOnly { try db.execute(sql: "PRAGMA query_only = 1") }
+        }
         return config
     }
 
+    /// Opens the library for writing and migrates it, unless it was written by a newer Crate.
+    /// Called with `LibraryLock` held.
     private static func openPool(at url: URL, notice: String?, changePollInterval: Duration) throws -> AppDatabase {
+        // Looked at through a read-only connection first: deciding that a library must not be
+        // written must not itself write (a read-write open commits a WAL frame).
+        if try isSuperseded(at: url) {
+            Log.notice("database \(url.path) is newer than this build; opened read-only")
+            return try openReadOnly(at: url, reason: .newerVersion, notice: notice, changePollInterval: changePollInterval)
+        }
         let pool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: false))
         // Reading the schema and a quick check finds damage beyond the header before we trust the file.
-        let superseded = try pool.read { db -> Bool in
+        try pool.read { db in
             let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
             guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
-            return try migrator.hasBeenSuperseded(db)
-        }
-        if superseded {
-            try pool.close()
-            Log.notice("database \(url.path) is newer than this build; opened read-only")
-            let readOnlyPool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: true))
-            return try AppDatabase(writer: readOnlyPool, isReadOnly: true, recoveryNotice: notice, fileURL: url,
-                                   changePollInterval: changePollInterval)
         }
         return try AppDatabase(writer: pool, recoveryNotice: notice, fileURL: url, changePollInterval: changePollInterval)
+    }
+
+    /// True when an existing library was written by a newer Crate: a migration this build does not
+    /// know, or a higher `PRAGMA user_version`. A missing or empty file is a new library.
+    private static func isSuperseded(at url: URL) throws -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { return false }
+        let probe = try openReadOnlyConnection(at: url)
+        defer { try? probe.close() }
+        return try probe.read { db in
+            let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            return try migrator.hasBeenSuperseded(db) || version > schemaGeneration
+        }
+    }
+
+    /// The library opened read-only: nothing is written, at open, while reading, or at close.
+    private static func openReadOnly(at url: URL, reason: ReadOnlyReason, notice: String?, changePollInterval: Duration) throws -> AppDatabase {
+        do {
+            let queue = try openReadOnlyConnection(at: url)
+            return try AppDatabase(writer: queue, readOnlyReason: reason, recoveryNotice: notice, fileURL: url,
+                                   changePollInterval: changePollInterval)
+        } catch let error as DatabaseError {
+            throw CrateError.databaseOpenFailed(path: url.path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// One `SQLITE_OPEN_READONLY` connection. In a directory nobody may write, SQLite cannot
+    /// create the WAL index it needs to read a WAL library; the file is then read as
+    /// `immutable` (nothing can be changing it from here), which needs no index at all.
+    private static func openReadOnlyConnection(at url: URL) throws -> DatabaseQueue {
+        let configuration = makeConfiguration(readOnly: true)
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            let escaped = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
+            return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+        }
     }
 
     private static func isDamage(_ error: DatabaseError) -> Bool {

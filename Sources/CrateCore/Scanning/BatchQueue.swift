@@ -2,9 +2,11 @@ import Foundation
 
 /// The bulk-scan queue (docs/decisions/0006-bulk-scan-queue.md), kept in the library so it survives a kill.
 ///
-/// Rules: an item is claimed by `next()`, and becomes done only in the transaction that saves its
-/// scan (`markDone`), so after a crash every item is either done with exactly one scan or still
-/// pending with none; pending items are simply picked up again by the next run.
+/// Rules: an item is claimed by `next()` (or `claim(_:)`) for ONE process, under a lease that the
+/// scan renews while it runs (`holding(_:_:)`), and becomes done only in the transaction that saves
+/// its scan (`markDone`), so after a crash every item is either done with exactly one scan or still
+/// pending with none. Another process never takes a photo whose holder is alive; a killed
+/// holder's photo is picked up again by the next run.
 public final class BatchQueue: Sendable {
     /// Runs that may start on one photo before it is skipped: a photo that crashes the scanner
     /// must not stop every later run.
@@ -12,10 +14,12 @@ public final class BatchQueue: Sendable {
 
     public let database: AppDatabase
     private let maxAttempts: Int
+    private let lease: BatchLease
 
-    public init(database: AppDatabase, maxAttempts: Int = BatchQueue.defaultMaxAttempts) {
+    public init(database: AppDatabase, maxAttempts: Int = BatchQueue.defaultMaxAttempts, lease: BatchLease = .standard) {
         self.database = database
         self.maxAttempts = max(1, maxAttempts)
+        self.lease = lease
     }
 
     /// Queues photos by absolute path; a photo already waiting is not queued twice.
@@ -25,14 +29,37 @@ public final class BatchQueue: Sendable {
         try database.enqueueBatch(paths: files.map { $0.standardizedFileURL.path })
     }
 
-    /// The oldest pending photo, claimed for scanning; nil when the queue is empty.
+    /// The oldest pending photo no other live process holds, claimed for scanning; nil when
+    /// there is none.
     public func next() throws -> BatchItem? {
-        try database.claimNextBatchItem(maxAttempts: maxAttempts)
+        try database.claimNextBatchItem(maxAttempts: maxAttempts, leaseDuration: lease.seconds)
     }
 
-    /// Claims `file` for a scan started by the user (queued first if it is not waiting).
-    public func claim(_ file: URL) throws -> BatchItem {
-        try database.claimBatchItem(path: file.standardizedFileURL.path)
+    /// Claims `file` for a scan started by the user (queued first if it is not waiting). Nil when
+    /// another live process holds the photo: scan it without a queue item then.
+    public func claim(_ file: URL) throws -> BatchItem? {
+        try database.claimBatchItem(path: file.standardizedFileURL.path, leaseDuration: lease.seconds)
+    }
+
+    /// Runs `body` (the scan of `item`) while renewing this process's lease on it, so a long scan
+    /// never lets another process take the photo. A renewal that fails is only logged: the save
+    /// at the end checks the lease again and refuses a photo another process took.
+    public func holding<T: Sendable>(_ item: BatchItem, _ body: () async throws -> T) async throws -> T {
+        guard let id = item.id else { return try await body() }
+        let database = self.database, lease = self.lease
+        let renewal = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease.renewEvery)
+                if Task.isCancelled { return }
+                do {
+                    try database.renewBatchLease(id: id, leaseDuration: lease.seconds)
+                } catch {
+                    Log.error("could not renew the claim on \(item.path): \(error.localizedDescription)")
+                }
+            }
+        }
+        defer { renewal.cancel() }
+        return try await body()
     }
 
     /// Saves the scan of `item` and marks it done, atomically.
@@ -74,14 +101,15 @@ public final class BatchQueue: Sendable {
                 break
             }
         }
-        if error is BatchQueueError { return true }  // finished elsewhere: nothing to undo
+        if error is BatchQueueError { return true }  // finished or held elsewhere: nothing to undo
         try release(item)
         return false
     }
 
-    /// Pending photos in queue order (to resume them when the app starts).
+    /// Pending photos no other live process is scanning, in queue order (to resume them when the
+    /// app starts; a second window must not resume the first one's photos).
     public func pendingFiles() throws -> [URL] {
-        try database.batchItems(state: .pending).map { URL(fileURLWithPath: $0.path) }
+        try database.unclaimedPendingBatchItems().map { URL(fileURLWithPath: $0.path) }
     }
 
     public func counts() throws -> BatchCounts {

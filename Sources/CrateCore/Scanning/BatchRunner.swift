@@ -13,8 +13,8 @@ public enum BatchOutcome: Sendable {
     case scanned(BatchItem, ScanResult)
     /// Not identified or unreadable; the item is now `failed` with this failure's message.
     case failed(BatchItem, ScanFailure)
-    /// Another run had already finished the item; nothing was saved twice.
-    case skipped(BatchItem)
+    /// Another run had already finished the item, or holds it now; nothing was saved twice.
+    case skipped(BatchItem, BatchQueueError)
 }
 
 /// Drains a `BatchQueue` one photo at a time.
@@ -38,10 +38,13 @@ public final class BatchRunner: Sendable {
         while limit.map({ taken < $0 }) ?? true, let item = try queue.next() {
             taken += 1
             do {
-                let result = try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
+                let scanner = self.scanner
+                let result = try await queue.holding(item) {
+                    try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
+                }
                 report(.scanned(item, result))
-            } catch BatchQueueError.notPending {
-                report(.skipped(item))
+            } catch let error as BatchQueueError {
+                report(.skipped(item, error))
             } catch {
                 let onlyThisPhoto: Bool
                 do {

@@ -25,10 +25,18 @@ public final class QueuedScanner: AlbumScanner {
         try queue.pendingFiles()
     }
 
+    /// Scans `file` under its queue item. When another live process holds that item (it is
+    /// scanning the same photo from the queue), this request still gets its own scan: it runs
+    /// without an item, and the photo stays safe in the queue with its holder.
     public func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
-        let item = try queue.claim(file)
+        guard let item = try queue.claim(file) else {
+            return try await scanner.scan(file: file, batchItem: nil, events: events)
+        }
         do {
-            return try await scanner.scan(file: file, batchItem: item.id, events: events)
+            let scanner = self.scanner
+            return try await queue.holding(item) {
+                try await scanner.scan(file: file, batchItem: item.id, events: events)
+            }
         } catch {
             do {
                 try queue.settle(item, after: error)

@@ -5,6 +5,10 @@ public enum CrateError: Error, Equatable, Sendable {
     case directoryNotWritable(String)
     case databaseNewerThanApp(path: String)
     case databaseReadOnly
+    /// The data directory cannot be written: the library is open read-only.
+    case databaseDirectoryReadOnly(directory: String)
+    /// Another Crate process kept the library locked while opening it for too long.
+    case libraryBusy(path: String)
     case databaseOpenFailed(path: String, reason: String)
     case notFound(String)
     /// The disk (or the library's size limit) is full: the write was rolled back.
@@ -20,6 +24,10 @@ public enum CrateError: Error, Equatable, Sendable {
             return "The library at \(path) was written by a newer version of Crate. It is open read-only; update Crate to change it."
         case .databaseReadOnly:
             return "The library is open read-only because it was written by a newer version of Crate."
+        case .databaseDirectoryReadOnly(let directory):
+            return "Crate cannot write to \(directory), so your library is open read-only: you can look through it, but nothing can be saved until you can write there again."
+        case .libraryBusy(let path):
+            return "Another Crate process has been opening the library at \(path) for too long. Try again in a moment."
         case .databaseOpenFailed(let path, let reason):
             return "Crate could not open its library at \(path): \(reason)".endingSentence
         case .notFound(let what):

@@ -31,7 +31,8 @@ struct ErrorMessageWalkTests {
     static let walks: [Walk] = [
         Walk([CrateError.directoryNotWritable("/data/crate"), .databaseNewerThanApp(path: "/data/crate/crate.sqlite"), .databaseReadOnly,
               .databaseOpenFailed(path: "/data/crate/crate.sqlite", reason: "it is damaged"), .notFound("The album"), .diskFull(path: "/data"),
-              .databaseWriteFailed(reason: "disk I/O error")], cases: 7) {
+              .databaseWriteFailed(reason: "disk I/O error"), .databaseDirectoryReadOnly(directory: "/data/crate"),
+              .libraryBusy(path: "/data/crate/crate.sqlite")], cases: 9) {
             switch $0 {
             case .directoryNotWritable: 0
             case .databaseNewerThanApp: 1
@@ -40,6 +41,8 @@ struct ErrorMessageWalkTests {
             case .notFound: 4
             case .diskFull: 5
             case .databaseWriteFailed: 6
+            case .databaseDirectoryReadOnly: 7
+            case .libraryBusy: 8
             }
         },
         Walk([ImageError.emptyFile, .notAnImage, .unsupportedFormat("PNG"), .damaged(detail: "premature end"), .tooLarge(width: 65000, height: 65000),
@@ -183,9 +186,10 @@ struct ErrorMessageWalkTests {
             case .entryOutOfRange: 4
             }
         },
-        Walk([BatchQueueError.notPending(path: "/photos/a.jpg")], cases: 1) {
+        Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg")], cases: 2) {
             switch $0 {
             case .notPending: 0
+            case .claimedElsewhere: 1
             }
         },
         Walk([IdentificationError.unreadableAnswer, .provider(.missingKey(.openai)), .provider(.overloaded), .prompt(.unreadable("/prompts/identify-v1.md"))], cases: 3) {

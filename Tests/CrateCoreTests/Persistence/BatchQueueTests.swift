@@ -64,8 +64,9 @@ struct BatchQueueTests {
     }
 
     @Test func anInterruptedItemIsResumedThenSkippedAfterTooManyAttempts() throws {
-        // Given: a photo whose scan never finishes (the process dies each time)
-        let queue = BatchQueue(database: try AppDatabase.inMemory(), maxAttempts: 2)
+        // Given: a photo whose scan never finishes (the process dies each time; a lease that lapses
+        // at once stands for the dead process's claim)
+        let queue = BatchQueue(database: try AppDatabase.inMemory(), maxAttempts: 2, lease: BatchLease(duration: .zero, renewEvery: .seconds(1)))
         try queue.enqueue(files("poison", "fine"))
         // When
         let first = try #require(try queue.next())
@@ -140,7 +141,7 @@ private final class OutcomeLog: @unchecked Sendable {
         switch outcome {
         case .scanned(let item, _): name = "scanned " + URL(fileURLWithPath: item.path).deletingPathExtension().lastPathComponent
         case .failed(let item, _): name = "failed " + URL(fileURLWithPath: item.path).deletingPathExtension().lastPathComponent
-        case .skipped(let item): name = "skipped " + item.path
+        case .skipped(let item, _): name = "skipped " + item.path
         }
         lock.lock(); log.append(name); lock.unlock()
     }

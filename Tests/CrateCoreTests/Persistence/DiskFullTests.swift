@@ -69,6 +69,8 @@ struct DiskFullTests {
         // Then: no scan, and the photo is still waiting for the next run
         #expect(try db.counts().scans == 0)
         #expect(try queue.counts() == BatchCounts(pending: 1, done: 0, failed: 0))
+        // As `BatchRunner` does after a full disk: the photo is given back (its lease ended).
+        #expect(try queue.settle(item, after: CrateError.diskFull(path: db.fileURL!.path)) == false)
         try Self.freeSpace(db)
         let again = try #require(try queue.next())
         try queue.markDone(again, album: Self.bulkyAlbum, method: .localMatch)
