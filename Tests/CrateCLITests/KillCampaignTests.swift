@@ -47,7 +47,13 @@ struct KillCampaignTests {
             var stats = Stats()
             var generator = SystemRandomNumberGenerator()
             let start = Date()
+            let database = try AppDatabase.open(paths: paths)
+            // Longest random life; shrinks while processes finish before their kill (once every
+            // photo is known, runs are short), grows back after kills.
+            var longest: TimeInterval = 1.2
             while stats.kills < targetKills, Date().timeIntervalSince(start) < budget {
+                // Keep batch runs busy: a drained queue gets every photo again (tier-0 re-scans).
+                if try database.batchCounts().pending == 0 { try database.enqueueBatch(paths: photos) }
                 let arguments: [String]
                 if Bool.random(using: &generator) {
                     arguments = ["batch", "run", "--json"]
@@ -60,8 +66,15 @@ struct KillCampaignTests {
                 // Mostly short lives (start-up, open, identification, the save, the lookups), now
                 // and then a long one so that scans and repairs also get to finish.
                 let longLife = Int.random(in: 0..<10, using: &generator) == 0
-                usleep(UInt32.random(in: longLife ? 1_200_000...4_000_000 : 0...1_200_000, using: &generator))
-                if child.kill9() { stats.kills += 1 } else { stats.exitedFirst += 1 }
+                let life = longLife ? TimeInterval.random(in: 1.2...4, using: &generator) : TimeInterval.random(in: 0...longest, using: &generator)
+                usleep(UInt32(life * 1_000_000))
+                if child.kill9() {
+                    stats.kills += 1
+                    longest = min(1.2, longest * 1.1)
+                } else {
+                    stats.exitedFirst += 1
+                    longest = max(0.15, longest * 0.7)
+                }
             }
             stats.seconds = Date().timeIntervalSince(start)
             return stats

@@ -115,11 +115,9 @@ extension AppDatabase {
         }
     }
 
-    /// The status columns an explicit re-scan of an existing album starts from: what was given up
-    /// on gets its tries back (docs/reliability.md #18).
+    /// An explicit re-scan of an existing album gives what was given up on its tries back (its
+    /// `failed` track list is already `pending` again in the saved row; docs/reliability.md #18).
     static func resetGivenUpDetails(albumID: Int64, in db: Database) throws {
-        try db.execute(sql: "UPDATE album SET tracksStatus = ?, tracksAttempts = 0 WHERE id = ? AND tracksStatus = ?",
-                       arguments: [TrackListStatus.pending.rawValue, albumID, TrackListStatus.failed.rawValue])
-        try db.execute(sql: "UPDATE album SET artworkAttempts = 0 WHERE id = ?", arguments: [albumID])
+        try db.execute(sql: "UPDATE album SET tracksAttempts = 0, artworkAttempts = 0 WHERE id = ?", arguments: [albumID])
     }
 }
