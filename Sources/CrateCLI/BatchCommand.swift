@@ -58,9 +58,10 @@ struct BatchCommand: ParsableCommand {
 
         func run() async throws {
             let runner: BatchRunner
+            let pipeline: ScanPipeline
             do {
                 let environment = try openEnvironment()
-                let pipeline = try environment.services(offline: offline).makeScanPipeline()
+                pipeline = try environment.services(offline: offline).makeScanPipeline()
                 runner = BatchRunner(queue: BatchQueue(database: environment.database), scanner: pipeline)
             } catch {
                 throw fail(error)
@@ -77,6 +78,8 @@ struct BatchCommand: ParsableCommand {
             } catch {
                 throw fail(error)
             }
+            // Albums an earlier (killed, offline, failed) run left without tracks or artwork.
+            if !offline { await RepairCommand.pass(with: pipeline, quiet: json) }
             if statuses.all.contains(.error) { throw ExitCode(1) }
             if statuses.all.contains(.notIdentified) { throw ExitCode(2) }
         }

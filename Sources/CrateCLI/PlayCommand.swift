@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrateCore
+import CrateLive
 import Foundation
 
 /// `crate play`: runs the log player on a simulated clock and prints what would play.
@@ -49,16 +50,21 @@ struct PlayCommand: AsyncParsableCommand {
             throw fail(error)
         }
         // `validate()` keeps the seconds within a year, so the milliseconds cannot overflow.
-        let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths)
+        // Albums saved without their track list (a failed or interrupted lookup) get it from
+        // MusicBrainz now; with settings that cannot be read, only the library's lists play.
+        let trackLists = (try? AppEnvironment.live(database: database, paths: paths).services().trackLists) ?? .unavailable
+        let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths,
+                                          trackLists: trackLists)
         if failure != nil { throw ExitCode(1) }
     }
 
     /// Plays on the simulated clock, printing the log; returns why nothing played, if nothing did.
     @MainActor
-    private static func simulate(albumID: Int64, grid: GridContext?, limitMs: Int?, database: AppDatabase, paths: CratePaths) async -> String? {
+    private static func simulate(albumID: Int64, grid: GridContext?, limitMs: Int?, database: AppDatabase, paths: CratePaths,
+                                 trackLists: TrackListProvider) async -> String? {
         let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
         log.onLine = { print($0) }
-        let simulator = PlaybackSimulator(database: database, log: log)
+        let simulator = PlaybackSimulator(database: database, log: log, trackLists: trackLists)
         var messages: [String] = []
         var skipped: [Int64] = []
         let token = simulator.store.state.subscribe { state in
@@ -71,8 +77,9 @@ struct PlayCommand: AsyncParsableCommand {
         // courtesy: if it cannot be read, the id is enough).
         let noTrackList = PlaybackError.noTrackList(albumID: 0).message
         for id in skipped {
-            let name = (try? database.album(id: id)).flatMap { $0 }.map { " (\(Terminal.field($0.artist)) — \(Terminal.field($0.title)))" } ?? ""
-            Terminal.warn("\(noTrackList): album \(id)\(name), skipped")
+            let album = (try? database.album(id: id)).flatMap { $0 }
+            let name = album.map { " (\(Terminal.field($0.artist)) — \(Terminal.field($0.title)))" } ?? ""
+            Terminal.warn("album \(id)\(name) skipped: \(Self.whyNoTracks(album, id: id))")
         }
         for message in messages where message != noTrackList {
             Terminal.warn(message)
@@ -82,6 +89,15 @@ struct PlayCommand: AsyncParsableCommand {
         }
         // Playing nothing at all is a failure; skipping some albums is not.
         return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
+    }
+
+    /// Says whether the track list is still on its way or was given up on, not just missing.
+    private static func whyNoTracks(_ album: Album?, id: Int64) -> String {
+        switch album?.tracksStatus {
+        case .pending: return PlaybackError.trackListPending(albumID: id).message
+        case .failed: return PlaybackError.trackListFailed(albumID: id).message
+        default: return PlaybackError.noTrackList(albumID: id).message
+        }
     }
 
     static func parseIDs(_ text: String) throws -> [Int64] {

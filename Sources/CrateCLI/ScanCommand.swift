@@ -34,6 +34,8 @@ struct ScanCommand: AsyncParsableCommand {
             // The human line is already spelled safe for a terminal; JSON escapes its own.
             print(json ? report.jsonLine() : report.humanLine())
         }
+        // Albums an earlier (killed, offline, failed) run left without tracks or artwork.
+        if !offline { await RepairCommand.pass(with: pipeline, quiet: json) }
         if outcomes.contains(.error) { throw ExitCode(1) }
         if outcomes.contains(.notIdentified) { throw ExitCode(2) }
     }

@@ -32,6 +32,12 @@ struct ScanReport: Encodable {
         let thumbnail_path: String?
     }
 
+    /// `"pending"` (still to fetch: a later run or a re-scan gets it), `"failed"` (given up on
+    /// after several tries), `"ok"`, or `"unavailable"` (the album has no release to look up).
+    struct TracksJSON: Encodable {
+        let status: String
+    }
+
     struct ErrorJSON: Encodable {
         let code: String
         let message: String
@@ -47,6 +53,7 @@ struct ScanReport: Encodable {
     let album: AlbumJSON?
     let candidates: [CandidateJSON]
     let artwork: ArtworkJSON?
+    let tracks: TracksJSON?
     let review: ScanReviewJSON?
     let scan_id: Int64?
     let error: ErrorJSON?
@@ -59,18 +66,20 @@ struct ScanReport: Encodable {
             return ScanReport(file: file, failure: failure)
         } catch {
             let message = UserMessage.text(for: error)
-            return ScanReport(file: file, status: .error, tier: nil, album: nil, candidates: [], artwork: nil, review: nil, scan_id: nil,
+            return ScanReport(file: file, status: .error, tier: nil, album: nil, candidates: [], artwork: nil, tracks: nil, review: nil, scan_id: nil,
                               error: ErrorJSON(code: "internal", message: message))
         }
     }
 
-    init(file: String, status: Status, tier: String?, album: AlbumJSON?, candidates: [CandidateJSON], artwork: ArtworkJSON?, review: ScanReviewJSON?, scan_id: Int64?, error: ErrorJSON?) {
+    init(file: String, status: Status, tier: String?, album: AlbumJSON?, candidates: [CandidateJSON], artwork: ArtworkJSON?, tracks: TracksJSON?,
+         review: ScanReviewJSON?, scan_id: Int64?, error: ErrorJSON?) {
         self.file = file
         self.status = status
         self.tier = tier
         self.album = album
         self.candidates = candidates
         self.artwork = artwork
+        self.tracks = tracks
         self.review = review
         self.scan_id = scan_id
         self.error = error
@@ -78,7 +87,7 @@ struct ScanReport: Encodable {
 
     init(file: String, failure: ScanFailure) {
         self.init(file: file, status: failure == .notIdentified ? .notIdentified : .error, tier: nil, album: nil, candidates: [], artwork: nil,
-                  review: nil, scan_id: nil, error: Self.error(failure))
+                  tracks: nil, review: nil, scan_id: nil, error: Self.error(failure))
     }
 
     /// - Parameter artworkDirectory: where the library's relative artwork paths are resolved; the
@@ -96,7 +105,9 @@ struct ScanReport: Encodable {
         switch album.artworkStatus {
         case .available: artwork = ArtworkJSON(status: "ok", path: album.artworkURL(in: artworkDirectory)?.path,
                                                  thumbnail_path: album.thumbnailURL(in: artworkDirectory)?.path)
-        case .unavailable, .pending: artwork = ArtworkJSON(status: "unavailable", path: nil, thumbnail_path: nil)
+        case .unavailable: artwork = ArtworkJSON(status: "unavailable", path: nil, thumbnail_path: nil)
+        // Still to fetch: the next run (or a re-scan) gets it (docs/reliability.md #21).
+        case .pending: artwork = ArtworkJSON(status: "pending", path: nil, thumbnail_path: nil)
         case .failed: artwork = ArtworkJSON(status: "failed", path: nil, thumbnail_path: nil)
         }
         self.init(
@@ -108,6 +119,7 @@ struct ScanReport: Encodable {
                               score: result.candidateScores.indices.contains(index) ? (result.candidateScores[index] * 1000).rounded() / 1000 : nil)
             },
             artwork: artwork,
+            tracks: TracksJSON(status: album.tracksStatus.rawValue),
             review: ScanReviewJSON(result: result),
             scan_id: result.entry.scan.id, error: nil)
     }
@@ -126,7 +138,10 @@ struct ScanReport: Encodable {
         switch status {
         case .identified:
             let name = album.map { "\(Terminal.field($0.artist)) — \(Terminal.field($0.title))\($0.year.map { " (\(Terminal.field($0)))" } ?? "")" } ?? "?"
-            return "\(file): \(name) [\(tier ?? "?")]\(artwork?.status == "ok" ? "" : " — Album art unavailable")"
+            let art = artwork?.status == "ok" ? "" : artwork?.status == "pending" ? " — Album art still to fetch" : " — Album art unavailable"
+            let trackList = tracks?.status == "pending" ? " — track list still to fetch (next run, or `crate repair`)"
+                : tracks?.status == "failed" ? " — track list could not be fetched" : ""
+            return "\(file): \(name) [\(tier ?? "?")]\(art)\(trackList)"
         case .notIdentified, .error:
             return "\(file): \(Terminal.field(error?.message ?? status.rawValue))"
         }

@@ -57,7 +57,7 @@ public final class AppModel {
         history.start()
         detail.start()
         let pipeline = self.pipeline
-        Task { await pipeline.repairArtwork() }
+        Task { await pipeline.repairPendingDetails() }
         do {
             let unfinished = try queue.unfinishedFiles().filter { FileManager.default.fileExists(atPath: $0.path) }
             if !unfinished.isEmpty { scans.scan(files: unfinished) }

@@ -24,6 +24,8 @@ public struct Album: Identifiable, Equatable, Sendable, Codable {
     public var artworkStatus: ArtworkStatus
     public var artworkPath: String?
     public var thumbnailPath: String?
+    /// Whether the track list is here, still to fetch, or given up on (see `TrackListStatus`).
+    public var tracksStatus: TrackListStatus
     public var createdAt: Date
 
     public init(
@@ -38,6 +40,7 @@ public struct Album: Identifiable, Equatable, Sendable, Codable {
         artworkStatus: ArtworkStatus = .pending,
         artworkPath: String? = nil,
         thumbnailPath: String? = nil,
+        tracksStatus: TrackListStatus = .pending,
         createdAt: Date = Date(),
         artistSortKey: String? = nil
     ) {
@@ -54,6 +57,7 @@ public struct Album: Identifiable, Equatable, Sendable, Codable {
         self.artworkStatus = artworkStatus
         self.artworkPath = artworkPath
         self.thumbnailPath = thumbnailPath
+        self.tracksStatus = tracksStatus
         self.createdAt = createdAt
     }
 }

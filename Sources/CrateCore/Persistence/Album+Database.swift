@@ -17,6 +17,7 @@ extension Album: FetchableRecord, MutablePersistableRecord {
         static let artworkStatus = Column("artworkStatus")
         static let artworkPath = Column("artworkPath")
         static let thumbnailPath = Column("thumbnailPath")
+        static let tracksStatus = Column("tracksStatus")
         static let createdAt = Column("createdAt")
     }
 
@@ -33,6 +34,7 @@ extension Album: FetchableRecord, MutablePersistableRecord {
             artworkStatus: ArtworkStatus(rawValue: row[Columns.artworkStatus] ?? "") ?? .pending,
             artworkPath: row[Columns.artworkPath],
             thumbnailPath: row[Columns.thumbnailPath],
+            tracksStatus: TrackListStatus(rawValue: row[Columns.tracksStatus] ?? "") ?? .pending,
             createdAt: row[Columns.createdAt],
             // Keep the stored key: it may have been computed by an older rule.
             artistSortKey: row[Columns.artistSortKey]
@@ -52,6 +54,7 @@ extension Album: FetchableRecord, MutablePersistableRecord {
         container[Columns.artworkStatus] = artworkStatus.rawValue
         container[Columns.artworkPath] = artworkPath
         container[Columns.thumbnailPath] = thumbnailPath
+        container[Columns.tracksStatus] = tracksStatus.rawValue
         container[Columns.createdAt] = createdAt
     }
 

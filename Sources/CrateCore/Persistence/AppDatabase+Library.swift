@@ -48,18 +48,6 @@ extension AppDatabase {
         }
     }
 
-    /// Albums whose artwork never arrived (the app was killed mid-fetch, or the fetch failed),
-    /// oldest first, for the repair pass.
-    public func albumsNeedingArtwork(limit: Int = 50) throws -> [Album] {
-        try reader.read { db in
-            try Album.filter([ArtworkStatus.pending.rawValue, ArtworkStatus.failed.rawValue].contains(Album.Columns.artworkStatus))
-                .filter(Album.Columns.mbReleaseID != nil)
-                .order(Album.Columns.id)
-                .limit(limit)
-                .fetchAll(db)
-        }
-    }
-
     /// The scans of one album, newest first.
     public func scans(ofAlbum albumID: Int64) throws -> [Scan] {
         try reader.read { db in
@@ -71,7 +59,7 @@ extension AppDatabase {
 /// Column positions of an album query, resolved once per statement.
 struct AlbumColumnIndexes {
     let id, mbReleaseID, mbReleaseGroupID, title, artist, artistSortKey, year, genres, label: Int
-    let artworkStatus, artworkPath, thumbnailPath, createdAt, lastScannedAt, scanCount: Int
+    let artworkStatus, artworkPath, thumbnailPath, tracksStatus, createdAt, lastScannedAt, scanCount: Int
 
     init(names: [String]) {
         func index(_ name: String) -> Int { names.firstIndex(of: name) ?? 0 }
@@ -79,6 +67,7 @@ struct AlbumColumnIndexes {
         title = index("title"); artist = index("artist"); artistSortKey = index("artistSortKey")
         year = index("year"); genres = index("genres"); label = index("label")
         artworkStatus = index("artworkStatus"); artworkPath = index("artworkPath"); thumbnailPath = index("thumbnailPath")
+        tracksStatus = index("tracksStatus")
         createdAt = index("createdAt"); lastScannedAt = index("lastScannedAt"); scanCount = index("scanCount")
     }
 
@@ -87,7 +76,8 @@ struct AlbumColumnIndexes {
             id: row[id], musicBrainzReleaseID: row[mbReleaseID], musicBrainzReleaseGroupID: row[mbReleaseGroupID],
             title: row[title], artist: row[artist], year: row[year], genres: JSONList.decode(row[genres]), label: row[label],
             artworkStatus: ArtworkStatus(rawValue: row[artworkStatus] ?? "") ?? .pending,
-            artworkPath: row[artworkPath], thumbnailPath: row[thumbnailPath], createdAt: row[createdAt],
+            artworkPath: row[artworkPath], thumbnailPath: row[thumbnailPath],
+            tracksStatus: TrackListStatus(rawValue: row[tracksStatus] ?? "") ?? .pending, createdAt: row[createdAt],
             artistSortKey: row[artistSortKey])
     }
 }

@@ -153,11 +153,37 @@ extension AppDatabase {
         // Leases on queued photos (docs/decisions/0006-bulk-scan-queue.md): the process scanning a
         // photo (`leaseOwner`, see `BatchLeaseOwner`) and until when (`leaseExpiresAt`, seconds
         // since 1970), so two processes never scan one photo and a killed one's photo is retried.
-        migrator.registerMigration("batch-item-leases") { db in
+        migrator.registerMigration("v8-batch-item-leases") { db in
             try db.alter(table: "batch_item") { t in
                 t.add(column: "leaseOwner", .text)
                 t.add(column: "leaseExpiresAt", .double)
             }
+        }
+
+        // Track lists and artwork as pending work (docs/reliability.md #20, #21): the scan's save
+        // records them `pending`, a repair pass in any process claims an album (`detailsClaimedBy`
+        // = its pid, with a time so a hung claim expires), and failed fetches are counted so an
+        // album is given up on (`failed`) after a few tries instead of being retried forever.
+        // Existing albums with tracks are `ok`; those without a release have nothing to fetch.
+        migrator.registerMigration("v9-pending-album-details") { db in
+            try db.alter(table: "album") { t in
+                t.add(column: "tracksStatus", .text).notNull().defaults(to: TrackListStatus.pending.rawValue)
+                t.add(column: "tracksAttempts", .integer).notNull().defaults(to: 0)
+                t.add(column: "tracksError", .text)
+                t.add(column: "artworkAttempts", .integer).notNull().defaults(to: 0)
+                t.add(column: "artworkError", .text)
+                t.add(column: "detailsClaimedBy", .integer)
+                t.add(column: "detailsClaimedAt", .datetime)
+            }
+            try db.execute(sql: "UPDATE album SET tracksStatus = ? WHERE EXISTS (SELECT 1 FROM track WHERE track.albumId = album.id)",
+                           arguments: [TrackListStatus.ok.rawValue])
+            try db.execute(sql: "UPDATE album SET tracksStatus = ? WHERE tracksStatus = ? AND mbReleaseId IS NULL",
+                           arguments: [TrackListStatus.unavailable.rawValue, TrackListStatus.pending.rawValue])
+            // The repair pass reads only the albums with work left.
+            try db.execute(sql: """
+                CREATE INDEX album_pending_details ON album(id)
+                WHERE tracksStatus IN ('pending', 'failed') OR artworkStatus IN ('pending', 'failed')
+                """)
         }
 
         return migrator

@@ -62,7 +62,7 @@ extension AppDatabase {
         }
     }
 
-    /// Replaces an album's track list.
+    /// Replaces an album's track list (and marks it `ok`, or `unavailable` when empty).
     public func replaceTracks(_ tracks: [Track], forAlbum albumID: Int64) throws {
         try checkWritable()
         try writer.write { db in
@@ -72,6 +72,7 @@ extension AppDatabase {
                 track.albumID = albumID
                 try track.insert(db)
             }
+            try Self.setTracksStatus(tracks.isEmpty ? .unavailable : .ok, albumID: albumID, in: db)
         }
     }
 
@@ -94,9 +95,15 @@ extension AppDatabase {
                 stored.artworkPath = existing.artworkPath
                 stored.thumbnailPath = existing.thumbnailPath
             }
+            // A track list given up on is pending again: scanning the album is asking for it.
+            stored.tracksStatus = existing.tracksStatus == .failed ? .pending : existing.tracksStatus
             try stored.update(db)
+            try resetGivenUpDetails(albumID: existing.id ?? -1, in: db)
         } else {
             stored.id = nil
+            // Recorded as pending work in this transaction (docs/reliability.md #20): whatever
+            // happens after the save, the next run knows the track list is still to fetch.
+            if stored.tracksStatus == .pending, stored.musicBrainzReleaseID == nil { stored.tracksStatus = .unavailable }
             try stored.insert(db)
         }
         guard let albumID = stored.id else { throw CrateError.notFound("The saved album") }
@@ -172,6 +179,13 @@ extension AppDatabase {
                     try track.insert(db)
                 }
             }
+            // A release that lists no tracks has nothing more to fetch; one already here stays ok.
+            let hasTracks = try !tracks.isEmpty || Track.filter(Track.Columns.albumID == albumID).fetchCount(db) > 0
+            try Self.setTracksStatus(hasTracks ? .ok : .unavailable, albumID: albumID, in: db)
         }
+    }
+
+    static func setTracksStatus(_ status: TrackListStatus, albumID: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE album SET tracksStatus = ?, tracksError = NULL WHERE id = ?", arguments: [status.rawValue, albumID])
     }
 }

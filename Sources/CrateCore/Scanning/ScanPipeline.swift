@@ -101,18 +101,49 @@ public final class ScanPipeline: AlbumScanner {
         return result
     }
 
-    /// Fetches artwork (and track lists) that a killed or failed scan never got; returns how many
-    /// albums it tried. Run in the background at start; each album fails on its own.
+    /// Finishes albums whose track list or artwork a killed, failed or interrupted scan left
+    /// pending (docs/reliability.md #20, #21) — in this process or any other. Albums are claimed
+    /// one at a time (`AppDatabase.claimNextPendingDetails`), so two processes never fetch the
+    /// same one, and MusicBrainz is paced by the shared limiter like any scan.
+    ///
+    /// Bounded: at most `limit` albums, and the pass stops after `maxConsecutiveFailures` albums
+    /// in a row fail (a service is down: the rest waits for the next run rather than spending
+    /// every album's tries) or when a service asks for a long pause.
     @discardableResult
-    public func repairArtwork(limit: Int = 50) async -> Int {
-        guard services.coverArt != nil, let albums = try? database.albumsNeedingArtwork(limit: limit) else { return 0 }
-        for album in albums {
-            async let artwork: Void = fetchArtwork(for: album)
-            let hasTracks = (try? database.tracks(forAlbum: album.id ?? -1).isEmpty == false) ?? false
-            if !hasTracks { await fetchTracks(for: album) }
-            await artwork
+    public func repairPendingDetails(limit: Int = 50, maxConsecutiveFailures: Int = 2) async -> RepairSummary {
+        var summary = RepairSummary()
+        guard services.musicBrainz != nil || services.coverArt != nil else { return summary }
+        var tried: Set<Int64> = []
+        var failuresInARow = 0
+        while tried.count < limit, !Task.isCancelled {
+            let work: PendingDetails?
+            do {
+                work = try database.claimNextPendingDetails(skipping: tried)
+            } catch {
+                Log.error("repair: could not read the albums left to finish: \(error.localizedDescription)")
+                summary.stoppedEarly = (error as? CrateError)?.message ?? error.localizedDescription
+                break
+            }
+            guard let work, let albumID = work.album.id else { break }
+            tried.insert(albumID)
+            summary.tried += 1
+            let outcomes = await completeDetails(of: work.album, tracks: work.needsTracks, artwork: work.needsArtwork)
+            try? database.releaseDetailsClaim(albumID: albumID)
+            if let album = try? database.album(id: albumID), album.tracksStatus != .pending, album.artworkStatus != .pending,
+               album.artworkStatus != .failed {
+                summary.completed += 1
+            }
+            if outcomes.contains(.mustWait) {
+                summary.stoppedEarly = "a service asked Crate to pause"
+                break
+            }
+            failuresInARow = outcomes.contains(.failed) ? failuresInARow + 1 : 0
+            if failuresInARow >= maxConsecutiveFailures {
+                summary.stoppedEarly = "\(failuresInARow) albums in a row could not be finished"
+                break
+            }
         }
-        return albums.count
+        return summary
     }
 
     // MARK: - Private
@@ -163,28 +194,43 @@ public final class ScanPipeline: AlbumScanner {
         )
     }
 
-    /// A tier-0 match already has its artwork and tracks; only the review may be missing.
+    /// A tier-0 match usually has its artwork and tracks, and only the review may be missing;
+    /// whatever a kill or an outage left pending is fetched now (docs/reliability.md #20).
     private func finishKnownAlbum(_ entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
-        if entry.album.artworkStatus == .available {
+        let album = entry.album
+        let needsTracks = album.tracksStatus == .pending
+        let needsArtwork = album.artworkStatus != .available
+        if !needsTracks && !needsArtwork {
             let (review, failure) = await reviewOutcome(for: entry.album, events: events, announce: true)
             return ScanResult(entry: entry, review: review, reviewFailure: failure)
         }
-        return try await fetchDetails(for: entry, events: events)
+        return try await fetchDetails(for: entry, tracks: needsTracks, artwork: needsArtwork, events: events)
     }
 
-    /// Artwork, track list and review at the same time; each fails on its own.
-    private func fetchDetails(for entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+    /// Artwork, track list and review at the same time; each fails on its own. The album's
+    /// details are claimed first: when another process is already fetching them, this scan
+    /// leaves them to it (and reports them pending).
+    private func fetchDetails(for entry: HistoryEntry, tracks: Bool = true, artwork: Bool = true,
+                              events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)
-        async let artwork: Void = fetchArtwork(for: album)
-        async let tracks: Void = fetchTracks(for: album)
-        _ = await (artwork, tracks)
+        if let albumID = album.id, (try? database.claimDetails(albumID: albumID)) == true {
+            _ = await completeDetails(of: album, tracks: tracks, artwork: artwork)
+            try? database.releaseDetailsClaim(albumID: albumID)
+        }
         let refreshed = (try? database.album(id: album.id ?? -1)) ?? nil
         var updated = entry
         if let refreshed { updated.album = refreshed }
         if services.reviewer?.canGenerate == true { events(.loadingReview(updated.album)) }
         let (finished, failure) = await review
         return ScanResult(entry: updated, review: finished, reviewFailure: failure)
+    }
+
+    /// The track list and the artwork side by side, for an album this process has claimed.
+    private func completeDetails(of album: Album, tracks: Bool, artwork: Bool) async -> [DetailsOutcome] {
+        async let artworkOutcome = artwork ? fetchArtwork(for: album) : .skipped
+        async let tracksOutcome = tracks ? fetchTracks(for: album) : .skipped
+        return await [artworkOutcome, tracksOutcome]
     }
 
     private func reviewOutcome(for album: Album, events: @escaping @Sendable (ScanEvent) -> Void, announce: Bool) async -> (Review?, String?) {
@@ -202,11 +248,12 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
-    private func fetchArtwork(for album: Album) async {
-        guard let albumID = album.id else { return }
-        guard let coverArt = services.coverArt, let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
+    private func fetchArtwork(for album: Album) async -> DetailsOutcome {
+        guard let albumID = album.id else { return .skipped }
+        guard let coverArt = services.coverArt else { return .skipped }
+        guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
             try? database.setArtwork(albumID: albumID, status: .unavailable)
-            return
+            return .done
         }
         do {
             let groupID = album.musicBrainzReleaseGroupID.flatMap(MBID.init(validating:))
@@ -222,23 +269,37 @@ public final class ScanPipeline: AlbumScanner {
                 try database.setArtwork(albumID: albumID, status: .available, artworkPath: artworkCache.storedPath(for: files.artwork),
                                         thumbnailPath: files.thumbnail.map(artworkCache.storedPath(for:)))
             }
+            return .done
+        } catch CoverArtError.mustWait {
+            // Not the album's fault: it stays as it was for a later run, no try counted.
+            return .mustWait
         } catch {
-            // Marked failed (not unavailable) so a later scan or a retry fetches it again.
+            // Marked failed (not unavailable) so a later scan or the repair pass fetches it again.
             Log.error("artwork for \(releaseID.rawValue) failed: \(error.localizedDescription)")
-            try? database.setArtwork(albumID: albumID, status: .failed)
+            try? database.recordArtworkFailure(albumID: albumID, message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            return .failed
         }
     }
 
-    private func fetchTracks(for album: Album) async {
-        guard let albumID = album.id, let musicBrainz = services.musicBrainz,
-              let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else { return }
+    private func fetchTracks(for album: Album) async -> DetailsOutcome {
+        guard let albumID = album.id, let musicBrainz = services.musicBrainz else { return .skipped }
+        guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
+            try? database.replaceTracks([], forAlbum: albumID)
+            return .done
+        }
         do {
             let details = try await musicBrainz.release(releaseID)
             try database.saveReleaseDetails(
                 albumID: albumID, genres: details.album.genres, label: details.album.label, year: details.album.year,
                 releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: details.makeTracks(albumID: albumID))
+            return .done
+        } catch MusicBrainzError.mustWait {
+            return .mustWait
         } catch {
+            // Still pending (retried by the next run) until its tries are used up (docs/reliability.md #20).
             Log.error("track list for \(releaseID.rawValue) failed: \(error.localizedDescription)")
+            _ = try? database.recordTrackListFailure(albumID: albumID, message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            return .failed
         }
     }
 }

@@ -177,13 +177,16 @@ struct ErrorMessageWalkTests {
             case .unknownProvider: 2
             }
         },
-        Walk([PlaybackError.albumNotFound(7), .noTrackList(albumID: 7), .albumNotInGrid(7), .nothingToPlay, .entryOutOfRange(3)], cases: 5) {
+        Walk([PlaybackError.albumNotFound(7), .noTrackList(albumID: 7), .albumNotInGrid(7), .nothingToPlay, .entryOutOfRange(3),
+              .trackListPending(albumID: 7), .trackListFailed(albumID: 7)], cases: 7) {
             switch $0 {
             case .albumNotFound: 0
             case .noTrackList: 1
             case .albumNotInGrid: 2
             case .nothingToPlay: 3
             case .entryOutOfRange: 4
+            case .trackListPending: 5
+            case .trackListFailed: 6
             }
         },
         Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg")], cases: 2) {

@@ -127,11 +127,11 @@ struct ArtworkRepairTests {
         h.serveRumours()
         let album = try h.database.saveScan(of: Album(musicBrainzReleaseID: MusicBrainzFixtures.rumoursReleaseID, title: "Rumours", artist: "Fleetwood Mac"), method: .vision).album
         #expect(album.artworkStatus == .pending)
-        let repaired = await h.pipeline(identifier: nil).repairArtwork()
+        let repaired = await h.pipeline(identifier: nil).repairPendingDetails().tried
         #expect(repaired == 1)
         let after = try #require(try h.database.album(id: album.id!))
         #expect(after.artworkStatus == .available)
         #expect(try !h.database.tracks(forAlbum: album.id!).isEmpty)
-        #expect(await h.pipeline(identifier: nil).repairArtwork() == 0, "nothing left to repair")
+        #expect(await h.pipeline(identifier: nil).repairPendingDetails().tried == 0, "nothing left to repair")
     }
 }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import CrateCore
+import Foundation
+
+/// `crate repair`: fetches every track list and artwork still pending — left by a kill, an
+/// outage or a full disk after a scan was saved — and retries the ones given up on
+/// (docs/reliability.md #20, #21). `crate scan` and `crate batch run` run a short pass of the
+/// same work after their own photos.
+struct RepairCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Fetch the track lists and album art that earlier scans could not get.",
+        discussion: "Exit code 0 when every album is complete, 1 when some are still missing something."
+    )
+
+    /// Albums a scan or batch run finishes on the side: a few, so a scan is never held up long.
+    static let passLimit = 10
+
+    @Option(help: "Work on at most this many albums.")
+    var limit: Int?
+
+    @Flag(help: "Print the outcome as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let database: AppDatabase
+        let summary: RepairSummary
+        let left: DetailsCounts
+        do {
+            let environment = try openEnvironment()
+            database = environment.database
+            let pipeline = try environment.services().makeScanPipeline()
+            try database.resetFailedDetails()
+            summary = await pipeline.repairPendingDetails(limit: limit ?? Int.max)
+            left = try database.detailsCounts()
+        } catch {
+            throw fail(error)
+        }
+        let unfinished = left.tracksPending + left.tracksFailed + left.artworkPending + left.artworkFailed
+        if json {
+            let object: [String: Any] = [
+                "albums_tried": summary.tried, "albums_completed": summary.completed,
+                "tracks": ["pending": left.tracksPending, "failed": left.tracksFailed],
+                "artwork": ["pending": left.artworkPending, "failed": left.artworkFailed],
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("Completed \(summary.completed) of \(summary.tried) album\(summary.tried == 1 ? "" : "s").")
+            if unfinished > 0 {
+                print("Still missing: \(left.tracksPending + left.tracksFailed) track list(s), \(left.artworkPending + left.artworkFailed) album art.")
+            }
+            if let reason = summary.stoppedEarly { print("Stopped early: \(reason). Run `crate repair` again later.") }
+        }
+        if unfinished > 0 { throw ExitCode(1) }
+    }
+
+    /// The short pass `scan` and `batch run` make once their photos are done; says what it did on
+    /// stderr (never in JSON output, whose lines are one per photo).
+    static func pass(with pipeline: ScanPipeline, quiet: Bool) async {
+        let summary = await pipeline.repairPendingDetails(limit: passLimit)
+        guard !quiet, summary.tried > 0 else { return }
+        let plural = summary.completed == 1 ? "" : "s"
+        FileHandle.standardError.write(Data("crate: finished \(summary.completed) album\(plural) that an earlier run left incomplete.\n".utf8))
+    }
+}
