@@ -16,7 +16,8 @@ final class AlbumDetailPane {
     private let store: AlbumDetailStore
     /// Play the whole album (nil index) or from one track.
     var onPlay: ((Int64, Int?) -> Void)?
-    private var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
+    /// The "Play the album" button (tests click it).
+    private(set) var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
     private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []

@@ -106,7 +106,11 @@ final class MainWindow {
         // Leave the detail pane its minimum (440 px) in the default 1180 px window.
         gtk_paned_set_position(crate_paned(paned), 720)
         tokens.append(contentsOf: bindStores(pane: pane))
-        if TestEvents.isEnabled { tokens.append(contentsOf: TestEvents.report(library: library, history: history)) }
+        if TestEvents.isEnabled {
+            tokens.append(contentsOf: TestEvents.report(library: library, history: history))
+            tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: widget,
+                                                                 grid: grid.widget, playButton: pane.playAlbumButton))
+        }
         if let notice = database.recoveryNotice {
             banner.show(notice)
         } else if database.isReadOnly, let url = database.fileURL {
