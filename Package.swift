@@ -15,11 +15,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
-        // System library: GTK4. Only CrateDesktop may depend on it.
+        // System library: GTK4 and libadwaita 1.2 (which pulls in gtk4). Only CrateDesktop may depend on it.
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
         // System library: libsecret, for API keys in the Secret Service (window and CLI).
         .systemLibrary(

@@ -2,6 +2,7 @@
 #define CRATE_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <adwaita.h>
 #include <glib-unix.h>
 
 /// GObject cast macros are unavailable in Swift; these take the place of GTK_WIDGET(), G_OBJECT(), ...
@@ -90,6 +91,15 @@ static inline GtkDropDown *crate_drop_down(void *p) { return (GtkDropDown *)p; }
 static inline GtkSwitch *crate_switch(void *p) { return (GtkSwitch *)p; }
 static inline GtkGrid *crate_grid(void *p) { return (GtkGrid *)p; }
 static inline GtkEntry *crate_entry(void *p) { return (GtkEntry *)p; }
+static inline GtkAdjustment *crate_adjustment(void *p) { return (GtkAdjustment *)p; }
+static inline GtkRoot *crate_root(void *p) { return (GtkRoot *)p; }
+static inline AdwApplicationWindow *crate_adw_application_window(void *p) { return (AdwApplicationWindow *)p; }
+static inline AdwHeaderBar *crate_adw_header_bar(void *p) { return (AdwHeaderBar *)p; }
+static inline AdwLeaflet *crate_leaflet(void *p) { return (AdwLeaflet *)p; }
+static inline AdwViewStack *crate_view_stack(void *p) { return (AdwViewStack *)p; }
+static inline AdwViewSwitcherTitle *crate_view_switcher_title(void *p) { return (AdwViewSwitcherTitle *)p; }
+static inline AdwViewSwitcherBar *crate_view_switcher_bar(void *p) { return (AdwViewSwitcherBar *)p; }
+static inline AdwClamp *crate_clamp(void *p) { return (AdwClamp *)p; }
 
 /// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
 static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {
@@ -102,6 +112,35 @@ static inline void crate_add_local_shortcut(GtkWidget *widget, const char *trigg
     GtkShortcut *shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger), gtk_named_action_new(action));
     gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(controller), shortcut);
     gtk_widget_add_controller(widget, controller);
+}
+
+/// Window-wide keys that must win over whatever has focus (Space on a focused button or grid
+/// cell). A capture-phase key controller on `window` calls `handler` for each key press in the
+/// window itself (not in its popovers or menus, which have their own surface); `in_text` says
+/// whether focus is in something that types (an editable or an editable text view), where Space
+/// and Ctrl+arrows must keep their text meaning. `handler` returns TRUE when it used the key.
+/// The handler is disconnected when `window` is disposed, so `user` must live until then.
+typedef gboolean (*CrateKeyHandler)(void *user, guint keyval, GdkModifierType state, gboolean in_text);
+typedef struct { CrateKeyHandler handler; void *user; } CrateKeyCapture;
+
+static gboolean crate_key_capture_pressed(GtkEventControllerKey *controller, guint keyval, guint keycode,
+                                          GdkModifierType state, gpointer data) {
+    CrateKeyCapture *capture = data;
+    GtkWidget *window = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(controller));
+    GdkEvent *event = gtk_event_controller_get_current_event(GTK_EVENT_CONTROLLER(controller));
+    GtkNative *native = gtk_widget_get_native(window);
+    if (!event || !native || gdk_event_get_surface(event) != gtk_native_get_surface(native)) return FALSE;
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(window));
+    gboolean in_text = focus && (GTK_IS_EDITABLE(focus)
+        || (GTK_IS_TEXT_VIEW(focus) && gtk_text_view_get_editable(GTK_TEXT_VIEW(focus))));
+    return capture->handler(capture->user, keyval, state & gtk_accelerator_get_default_mod_mask(), in_text);
+}
+
+static inline void crate_install_key_capture(GtkWidget *window, CrateKeyCapture *capture) {
+    GtkEventController *controller = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE);
+    crate_signal_connect_owned(controller, "key-pressed", G_CALLBACK(crate_key_capture_pressed), capture, NULL, window);
+    gtk_widget_add_controller(window, controller);
 }
 
 /// Renders a widget (e.g. the window, with its header bar) into a PNG file. Returns TRUE on success.

@@ -15,8 +15,8 @@ enum Actions {
         ("app.quit", ["<Control>q"]),
     ]
 
-    /// Playback keys. They are local to the crate and history views (see MainWindow+Playback)
-    /// so Space and Ctrl+arrows still type in the search entry.
+    /// Playback keys. The window handles them before the focused widget (see WindowKeys), except
+    /// in a text entry, where Space and Ctrl+arrows still type.
     static let playerShortcuts: [(action: String, keys: [String])] = [
         ("player.toggle-play", ["space"]),
         ("player.next", ["<Control>Right"]),

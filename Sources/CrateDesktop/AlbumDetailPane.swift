@@ -16,7 +16,8 @@ final class AlbumDetailPane {
     private let store: AlbumDetailStore
     /// Play the whole album (nil index) or from one track.
     var onPlay: ((Int64, Int?) -> Void)?
-    private var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
+    /// The "Play the album" button (tests click it).
+    private(set) var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
     private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []
@@ -56,7 +57,11 @@ final class AlbumDetailPane {
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(crate_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), content)
-        gtk_widget_set_size_request(widget, 440, -1)
+        // At least 340 px (it fits a 360 px window); beside the grid it takes the width its content
+        // asks for, at most 440 px, and the grid gets the rest.
+        gtk_widget_set_size_request(widget, 340, -1)
+        gtk_scrolled_window_set_propagate_natural_width(crate_scrolled_window(widget), 1)
+        gtk_scrolled_window_set_max_content_width(crate_scrolled_window(widget), 440)
 
         let scope = GObjectScope.of(widget)
         scope.connect(tracksButton, "toggled") { [weak self] in

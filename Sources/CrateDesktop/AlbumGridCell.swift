@@ -4,7 +4,8 @@ import CrateCore
 /// One album in the crate grid: artwork (or a gray square), title, artist.
 @MainActor
 final class AlbumGridCell {
-    static let artworkSize: Int32 = 160
+    /// Small enough for two columns in a 360 px window.
+    static let artworkSize: Int32 = 140
 
     let widget: UnsafeMutablePointer<GtkWidget>
     private let picture: UnsafeMutablePointer<GtkWidget>
@@ -26,8 +27,8 @@ final class AlbumGridCell {
         artistLabel = Gtk.label("", classes: ["dim-label", "caption"])
         for label in [titleLabel, artistLabel] {
             gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END)
-            gtk_label_set_max_width_chars(crate_label(label), 18)
-            gtk_label_set_width_chars(crate_label(label), 18)
+            gtk_label_set_max_width_chars(crate_label(label), 16)
+            gtk_label_set_width_chars(crate_label(label), 16)
         }
         // A play button over the artwork's corner: plays this album, then the grid after it.
         let artwork = gtk_overlay_new()!

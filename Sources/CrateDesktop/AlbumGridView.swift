@@ -25,7 +25,7 @@ final class AlbumGridView {
         let factory = gtk_signal_list_item_factory_new()!
         gridView = gtk_grid_view_new(selection, factory)!
         gtk_grid_view_set_max_columns(crate_grid_view(gridView), 12)
-        gtk_grid_view_set_min_columns(crate_grid_view(gridView), 2)
+        gtk_grid_view_set_min_columns(crate_grid_view(gridView), 1)
         gtk_widget_add_css_class(gridView, "album-grid")
         Gtk.setAccessibleLabel(gridView, "Albums in your crate")
         widget = gtk_scrolled_window_new()!
@@ -85,6 +85,12 @@ final class AlbumGridView {
 
     func focus() {
         gtk_widget_grab_focus(gridView)
+    }
+
+    /// Back to the first row (a new search or sort).
+    func scrollToTop() {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(crate_scrolled_window(widget)) else { return }
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_lower(adjustment))
     }
 
     private var selectedID: Int64? {

@@ -5,7 +5,10 @@ import CrateCore
 /// the recommendation label and rating on a black band along its bottom edge.
 @MainActor
 final class ArtworkView {
-    static let size: Int32 = 320
+    /// The smallest the cover gets: it fits the pane at 360 px wide (24 px margins each side).
+    static let minimumSize: Int32 = 280
+    /// The size it asks for: the pane's 440 px beside the grid, less its margins.
+    static let naturalSize: Int32 = 392
 
     let widget: UnsafeMutablePointer<GtkWidget>
     private let picture: UnsafeMutablePointer<GtkWidget>
@@ -19,8 +22,16 @@ final class ArtworkView {
         // An aspect frame keeps the artwork (and the gray placeholder) square.
         widget = gtk_aspect_frame_new(0.5, 0.5, 1, 0)!
         let overlay = gtk_overlay_new()!
-        gtk_widget_set_size_request(overlay, Self.size, Self.size)
+        gtk_widget_set_size_request(overlay, Self.minimumSize, Self.minimumSize)
         gtk_aspect_frame_set_child(OpaquePointer(widget), overlay)
+        // Overlay layers do not count when GTK measures, so an empty picture gives the artwork
+        // its natural size (and the pane its width beside the grid) while it can still shrink.
+        let sizer = gtk_picture_new()!
+        let empty = gdk_paintable_new_empty(Self.naturalSize, Self.naturalSize)!
+        gtk_picture_set_paintable(crate_picture(sizer), empty)
+        g_object_unref(UnsafeMutableRawPointer(empty))
+        gtk_picture_set_can_shrink(crate_picture(sizer), 1)
+        gtk_overlay_set_child(crate_overlay(overlay), sizer)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(widget, "detail-artwork")
 
@@ -35,7 +46,7 @@ final class ArtworkView {
         Gtk.append(inner, icon)
         Gtk.append(inner, text)
         Gtk.append(placeholder, inner)
-        gtk_overlay_set_child(crate_overlay(overlay), placeholder)
+        gtk_overlay_add_overlay(crate_overlay(overlay), placeholder)
 
         picture = gtk_picture_new()!
         gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_COVER)

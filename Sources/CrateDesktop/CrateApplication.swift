@@ -2,7 +2,7 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// The GtkApplication: single instance, opens files, owns the window and the stores.
+/// The application (an AdwApplication): single instance, opens files, owns the window and the stores.
 @MainActor
 final class CrateApplication {
     let app: UnsafeMutablePointer<GtkApplication>
@@ -18,7 +18,9 @@ final class CrateApplication {
         self.options = options
         var flags = G_APPLICATION_HANDLES_OPEN
         if options.isDiagnosticRun { flags = GApplicationFlags(flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
-        app = gtk_application_new(CrateVersion.applicationID, flags)
+        // An AdwApplication: it initialises libadwaita (its stylesheet and the style manager that
+        // follows the desktop's light/dark preference) at startup.
+        app = UnsafeMutableRawPointer(adw_application_new(CrateVersion.applicationID, flags)!).assumingMemoryBound(to: GtkApplication.self)
         let scope = GObjectScope.of(app)
         scope.connect(app, "startup") { [unowned self] in self.startup() }
         scope.connect(app, "activate") { [unowned self] in self.activate() }

@@ -16,6 +16,9 @@ final class EmptyStateView {
         gtk_image_set_pixel_size(crate_image(image), 96)
         gtk_widget_add_css_class(image, "dim-label")
         titleLabel = Gtk.label(title, classes: ["title-1"], xalign: 0.5)
+        // Wrapped, so the page fits a 360 px window.
+        Gtk.wrap(titleLabel)
+        gtk_label_set_justify(crate_label(titleLabel), GTK_JUSTIFY_CENTER)
         detailLabel = Gtk.label(detail, classes: ["dim-label"], xalign: 0.5)
         gtk_label_set_wrap(crate_label(detailLabel), 1)
         gtk_label_set_max_width_chars(crate_label(detailLabel), 50)

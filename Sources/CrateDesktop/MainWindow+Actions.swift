@@ -9,8 +9,7 @@ extension MainWindow {
         }
         Actions.add(to: widget, "show-history") { [weak self] in
             guard let self else { return }
-            let current = gtk_stack_get_visible_child_name(crate_stack(self.mainStack)).map { String(cString: $0) }
-            self.showPage(current == "history" ? "crate" : "history")
+            self.showPage(self.visiblePage == "history" ? "crate" : "history")
         }
         Actions.add(to: widget, "show-crate") { [weak self] in self?.showPage("crate") }
         Actions.add(to: widget, "search") { [weak self] in
@@ -26,26 +25,47 @@ extension MainWindow {
         }
     }
 
-    func makeHeaderBar() -> UnsafeMutablePointer<GtkWidget> {
-        let header = gtk_header_bar_new()!
+    /// The header bar, and the bar that holds the Crate | History switcher at the bottom of the
+    /// window when the header is too narrow for it (the header then shows the page's title).
+    func makeHeaderBar() -> (header: UnsafeMutablePointer<GtkWidget>, switcherBar: UnsafeMutablePointer<GtkWidget>) {
+        let header = adw_header_bar_new()!
+        let bar = crate_adw_header_bar(header)
+        backButton = Gtk.iconButton("go-previous-symbolic", label: "Back to the crate (Esc)")
+        gtk_widget_set_visible(backButton, 0)
+        adw_header_bar_pack_start(bar, backButton)
         let scan = Gtk.iconButton("document-open-symbolic", label: "Scan a cover photo (Ctrl+O)", action: "win.scan")
-        gtk_header_bar_pack_start(crate_header_bar(header), scan)
+        adw_header_bar_pack_start(bar, scan)
 
-        let switcher = gtk_stack_switcher_new()!
-        gtk_stack_switcher_set_stack(crate_stack_switcher(switcher), crate_stack(mainStack))
-        gtk_header_bar_set_title_widget(crate_header_bar(header), switcher)
+        let title = adw_view_switcher_title_new()!
+        adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
+        adw_view_switcher_title_set_title(crate_view_switcher_title(title), "Crate")
+        adw_header_bar_set_title_widget(bar, title)
+        let switcherBar = adw_view_switcher_bar_new()!
+        adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))
 
-        gtk_header_bar_pack_end(crate_header_bar(header), Self.menuButton(icon: "open-menu-symbolic", label: "Main menu", items: [
+        adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: "Main menu", items: [
             ("_Preferences", "app.preferences"),
             ("_Keyboard Shortcuts", "app.shortcuts"),
             ("_About Crate", "app.about"),
             ("_Quit", "app.quit"),
         ]))
-        gtk_header_bar_pack_end(crate_header_bar(header), Self.menuButton(icon: "view-sort-descending-symbolic", label: "Sort albums", items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }))
+        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: "Sort albums", items:
+            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") })
+        adw_header_bar_pack_end(bar, sort)
         let search = Gtk.iconButton("system-search-symbolic", label: "Search the crate (Ctrl+F)", action: "win.search")
-        gtk_header_bar_pack_end(crate_header_bar(header), search)
-        return header
+        adw_header_bar_pack_end(bar, search)
+        gridButtons = [sort, search]
+
+        let scope = GObjectScope.of(widget)
+        scope.connect(backButton, "clicked") { [weak self] in self?.closeDetail() }
+        scope.connect(title, "notify::title-visible") { (_: UnsafeMutableRawPointer?) in
+            let narrow = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(title))
+            adw_view_switcher_bar_set_reveal(crate_view_switcher_bar(switcherBar), narrow)
+        }
+        scope.connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.updateHeader()
+        }
+        return (header, switcherBar)
     }
 
     private static func menuButton(icon: String, label: String, items: [(String, String)]) -> UnsafeMutablePointer<GtkWidget> {

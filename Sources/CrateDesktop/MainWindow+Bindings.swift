@@ -16,6 +16,13 @@ extension MainWindow {
             guard let history else { return }
             Task { await history.loadMore() }
         }
+        // An album to show (picked in the grid, or just scanned) opens the pane; none closes it.
+        var shownAlbumID: Int64?
+        detail.state.subscribe(initial: true) { [weak self] state in
+            guard let self, state.album?.id != shownAlbumID else { return }
+            shownAlbumID = state.album?.id
+            if shownAlbumID != nil { self.browser.showDetail() } else { self.browser.showGrid() }
+        }.store(in: &tokens)
         grid.onSelect = { [weak library, weak detail, weak self] id in
             self?.detailPane?.candidates.show([])  // Candidates belong to the scan just made.
             library?.select(albumID: id)

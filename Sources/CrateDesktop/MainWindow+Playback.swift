@@ -18,10 +18,7 @@ extension MainWindow {
         Actions.add(to: map, "stop") { [weak store] in Task { await store?.stop() } }
         gtk_widget_insert_action_group(widget, "player", OpaquePointer(group))
         g_object_unref(map)
-        // Local to the crate and history (not the search entry, where Space and Ctrl+arrows type).
-        for (action, keys) in Actions.playerShortcuts {
-            for key in keys { crate_add_local_shortcut(mainStack, key, action) }
-        }
+        // The keys (Actions.playerShortcuts) are the window's own: see WindowKeys.
 
         // "No track list for this album" and other playback problems slide in like scan errors.
         var lastMessage: String?

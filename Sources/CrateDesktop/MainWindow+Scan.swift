@@ -27,8 +27,8 @@ extension MainWindow {
         detailPane?.candidates.bind(to: store).store(in: &tokens)
         Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
         Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }
+        // Escape cancels a running scan before it closes anything (MainWindow.escape).
         Actions.add(to: widget, "cancel-scan") { [weak store] in store?.cancel() }
-        crate_add_local_shortcut(widget, "Escape", "win.cancel-scan")
         DropHandler.install(on: widget, window: self)
     }
 

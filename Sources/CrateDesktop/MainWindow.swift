@@ -22,7 +22,17 @@ final class MainWindow {
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     private let crateStack: UnsafeMutablePointer<GtkWidget>
     private let historyStack: UnsafeMutablePointer<GtkWidget>
-    private let paned: UnsafeMutablePointer<GtkWidget>
+    /// Grid and detail pane, side by side or folded into one column.
+    let browser: CrateBrowser
+    /// Space, the other player keys and Escape, before the focused widget sees them.
+    private(set) var keys: WindowKeys!
+    /// The header bar's back button: shown while a folded window shows an album.
+    var backButton: UnsafeMutablePointer<GtkWidget>!
+    /// Header buttons that act on the grid: hidden while a folded window shows an album, which
+    /// leaves the narrow header room for the back button.
+    var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The query and sort the grid last showed: a new one starts at the top.
+    var shownQuery: (query: String, sort: AlbumSort)?
     private let emptyState = EmptyStateView(
         title: "Scan your first album to begin",
         detail: "Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline."
@@ -39,7 +49,7 @@ final class MainWindow {
     var tokens: [ObservationToken] = []
 
     init(application: UnsafeMutablePointer<GtkApplication>) {
-        widget = gtk_application_window_new(application)!
+        widget = adw_application_window_new(application)!
         gtk_window_set_title(crate_window(widget), "Crate")
         gtk_window_set_default_size(crate_window(widget), 1180, 760)
         gtk_window_set_icon_name(crate_window(widget), CrateVersion.applicationID)
@@ -50,27 +60,28 @@ final class MainWindow {
         gtk_stack_add_named(crate_stack(crateStack), noResults.widget, "no-results")
         gtk_stack_add_named(crate_stack(crateStack), Self.spinnerPage(), "loading")
         gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")
-        paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL)!
-        gtk_paned_set_start_child(crate_paned(paned), crateStack)
-        gtk_paned_set_resize_start_child(crate_paned(paned), 1)
-        gtk_paned_set_shrink_end_child(crate_paned(paned), 0)
-        gtk_paned_set_resize_end_child(crate_paned(paned), 0)
 
         historyStack = gtk_stack_new()!
         gtk_stack_add_named(crate_stack(historyStack), historyList.widget, "list")
         gtk_stack_add_named(crate_stack(historyStack), historyEmpty.widget, "empty")
         historyList.enableDeleteShortcut()
 
-        mainStack = gtk_stack_new()!
-        gtk_stack_set_transition_type(crate_stack(mainStack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_titled(crate_stack(mainStack), paned, "crate", "Crate")
-        gtk_stack_add_titled(crate_stack(mainStack), historyStack, "history", "History")
+        browser = CrateBrowser(grid: crateStack)
+        mainStack = adw_view_stack_new()!
+        let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", "Crate")
+        adw_view_stack_page_set_icon_name(cratePage, "media-optical-symbolic")
+        let historyPage = adw_view_stack_add_titled(crate_view_stack(mainStack), historyStack, "history", "History")
+        adw_view_stack_page_set_icon_name(historyPage, "document-open-recent-symbolic")
 
         searchEntry = gtk_search_entry_new()!
         Gtk.setAccessibleLabel(searchEntry, "Search the crate")
-        gtk_widget_set_size_request(searchEntry, 360, -1)
+        gtk_widget_set_hexpand(searchEntry, 1)
+        // Up to 400 px wide, and narrower with the window (it fits at 360 px).
+        let searchClamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(crate_clamp(searchClamp), 400)
+        adw_clamp_set_child(crate_clamp(searchClamp), searchEntry)
         searchBar = gtk_search_bar_new()!
-        gtk_search_bar_set_child(crate_search_bar(searchBar), searchEntry)
+        gtk_search_bar_set_child(crate_search_bar(searchBar), searchClamp)
         gtk_search_bar_connect_entry(crate_search_bar(searchBar), crate_editable(searchEntry))
         gtk_search_bar_set_show_close_button(crate_search_bar(searchBar), 1)
 
@@ -82,12 +93,21 @@ final class MainWindow {
         Gtk.append(content, mainStack)
         overlay = gtk_overlay_new()!
         gtk_overlay_set_child(crate_overlay(overlay), content)
+        gtk_widget_set_vexpand(overlay, 1)
         for layer in [toast.widget, progressView.widget, errorBanner.widget, dropOverlay.widget] {
             gtk_overlay_add_overlay(crate_overlay(overlay), layer)
         }
-        gtk_window_set_child(crate_window(widget), overlay)
-        gtk_window_set_titlebar(crate_window(widget), makeHeaderBar())
+        // AdwApplicationWindow has no title bar slot: the header bar is the first row of the
+        // content, and the page switcher moves to a bottom bar when the header is too narrow.
+        let (header, switcherBar) = makeHeaderBar()
+        let window = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        Gtk.append(window, header)
+        Gtk.append(window, overlay)
+        Gtk.append(window, switcherBar)
+        adw_application_window_set_content(crate_adw_application_window(widget), window)
         installActions()
+        keys = WindowKeys.install(on: widget)
+        keys.onEscape = { [weak self] in self?.escape() ?? false }
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
     }
 
@@ -102,11 +122,15 @@ final class MainWindow {
         self.detail = detail
         let pane = AlbumDetailPane(store: detail)
         detailPane = pane
-        gtk_paned_set_end_child(crate_paned(paned), pane.widget)
-        // Leave the detail pane its minimum (440 px) in the default 1180 px window.
-        gtk_paned_set_position(crate_paned(paned), 720)
+        browser.setDetail(pane.widget)
+        browser.onClose = { [weak self] in self?.closeDetail() }
+        browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         tokens.append(contentsOf: bindStores(pane: pane))
-        if TestEvents.isEnabled { tokens.append(contentsOf: TestEvents.report(library: library, history: history)) }
+        if TestEvents.isEnabled {
+            tokens.append(contentsOf: TestEvents.report(library: library, history: history))
+            tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: widget,
+                                                                 grid: grid.widget, playButton: pane.playAlbumButton))
+        }
         if let notice = database.recoveryNotice {
             banner.show(notice)
         } else if let notice = database.readOnlyNotice {
@@ -124,8 +148,49 @@ final class MainWindow {
 
     /// Shows "crate" or "history" and moves keyboard focus into it (arrows, Delete, Space work at once).
     func showPage(_ name: String) {
-        gtk_stack_set_visible_child_name(crate_stack(mainStack), name)
+        adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), name)
         if name == "history" { historyList.focus() } else { grid.focus() }
+    }
+
+    /// "crate" or "history".
+    var visiblePage: String? {
+        adw_view_stack_get_visible_child_name(crate_view_stack(mainStack)).map { String(cString: $0) }
+    }
+
+    /// Closes the album pane (Esc, its close button, the back button): nothing is selected, and a
+    /// folded window shows the grid again. Focus goes back to the grid.
+    func closeDetail() {
+        library?.select(albumID: nil)
+        if let detail { Task { await detail.show(albumID: nil) } }
+        browser.showGrid()
+        grid.focus()
+    }
+
+    /// Escape, in order: cancel a running scan; close the search; close the album pane.
+    /// Returns false when there was nothing to close, so the key goes on to the focused widget.
+    func escape() -> Bool {
+        if scanStore?.state.value.isBusy == true {
+            scanStore?.cancel()
+            return true
+        }
+        if gtk_search_bar_get_search_mode(crate_search_bar(searchBar)) != 0 {
+            gtk_search_bar_set_search_mode(crate_search_bar(searchBar), 0)
+            gtk_editable_set_text(crate_editable(searchEntry), "")
+            grid.focus()
+            return true
+        }
+        if visiblePage == "crate", browser.isShowingDetail {
+            closeDetail()
+            return true
+        }
+        return false
+    }
+
+    /// Where the pane has taken the grid's place, the header shows back instead of grid actions.
+    func updateHeader() {
+        let albumOnly = browser.isFolded && browser.isShowingDetail && visiblePage == "crate"
+        gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
+        for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
     }
 
     // MARK: - Rendering
@@ -140,6 +205,10 @@ final class MainWindow {
         case .loaded:
             StartupTiming.mark("library loaded, filling grid")
             grid.show(state.albums, selected: state.selectedAlbumID)
+            // A new search or sort is a new list: show it from its first album, not from where
+            // the old list was scrolled to.
+            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort { grid.scrollToTop() }
+            shownQuery = (state.query, state.sort)
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }

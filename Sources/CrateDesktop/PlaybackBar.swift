@@ -19,14 +19,15 @@ final class PlaybackBar {
     init(store: PlaybackStore) {
         widget = gtk_revealer_new()!
         gtk_revealer_set_transition_type(crate_revealer(widget), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
-        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["playback-bar"])
+        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["playback-bar"])
         thumbnail = gtk_picture_new()!
         gtk_widget_set_size_request(thumbnail, 48, 48)
         gtk_picture_set_content_fit(crate_picture(thumbnail), GTK_CONTENT_FIT_COVER)
         gtk_widget_add_css_class(thumbnail, "artwork-missing")
         let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
         gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(text, 240, -1)
+        // The titles take what the controls leave: the bar fits a 360 px window.
+        gtk_widget_set_hexpand(text, 1)
         titleLabel = Gtk.label("", classes: ["heading"])
         trackLabel = Gtk.label("", classes: ["dim-label"])
         for label in [titleLabel, trackLabel] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }

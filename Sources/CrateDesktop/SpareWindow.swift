@@ -2,7 +2,7 @@ import CGtk
 import CrateCore
 
 /// A second top-level window built from the widgets the main window uses (banners, toast, scan
-/// progress, grid, history list, detail pane, drop target), for `--window-cycle-test`. Its Swift
+/// progress, grid and detail pane in their leaflet, history list, drop target, window keys), for `--window-cycle-test`. Its Swift
 /// side is kept alive by its widget's scope, so closing the window releases all of it.
 @MainActor
 final class SpareWindow {
@@ -25,10 +25,16 @@ final class SpareWindow {
         gtk_window_set_default_size(crate_window(widget), 900, 600)
         pane = detail.map { AlbumDetailPane(store: $0) }
         let content = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
-        gtk_widget_set_hexpand(grid.widget, 1)
-        Gtk.append(content, grid.widget)
+        // Grid and pane in the main window's leaflet, whose handlers end with this window.
+        let browser = CrateBrowser(grid: grid.widget)
+        if let pane {
+            browser.setDetail(pane.widget)
+            browser.showDetail()
+        }
+        gtk_widget_set_hexpand(browser.widget, 1)
+        Gtk.append(content, browser.widget)
         Gtk.append(content, history.widget)
-        if let pane { Gtk.append(content, pane.widget) }
+        GObjectScope.of(browser.widget).keepAlive(browser)
         let column = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(column, banner.widget)
         gtk_widget_set_vexpand(content, 1)
@@ -40,6 +46,7 @@ final class SpareWindow {
         }
         gtk_window_set_child(crate_window(widget), overlay)
         if let dropTarget { DropHandler.install(on: widget, window: dropTarget) }
+        _ = WindowKeys.install(on: widget)
         GObjectScope.of(widget).keepAlive(self)
     }
 

@@ -19,24 +19,15 @@ enum Stylesheet {
         }
     }
 
-    /// Plain GTK 4.8 does not follow GNOME's dark style by itself: read the desktop's
-    /// `color-scheme` (when that schema is installed) and ask for the dark theme variant.
-    /// `CRATE_COLOR_SCHEME=dark|light` overrides it.
+    /// libadwaita's style manager follows the desktop's light/dark preference by itself.
+    /// `CRATE_COLOR_SCHEME=dark|light` overrides it (screenshots, tests).
     private static func followSystemColorScheme() {
-        var scheme = ProcessInfo.processInfo.environment["CRATE_COLOR_SCHEME"]
-        if scheme == nil, let source = g_settings_schema_source_get_default(),
-           let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.interface", 1) {
-            if g_settings_schema_has_key(schema, "color-scheme") != 0 {
-                let settings = g_settings_new("org.gnome.desktop.interface")
-                if let value = g_settings_get_string(settings, "color-scheme") {
-                    scheme = String(cString: value).contains("dark") ? "dark" : "light"
-                    g_free(value)
-                }
-                g_object_unref(UnsafeMutableRawPointer(settings))
-            }
-            g_settings_schema_unref(schema)
+        let scheme: AdwColorScheme
+        switch ProcessInfo.processInfo.environment["CRATE_COLOR_SCHEME"] {
+        case "dark": scheme = ADW_COLOR_SCHEME_FORCE_DARK
+        case "light": scheme = ADW_COLOR_SCHEME_FORCE_LIGHT
+        default: return
         }
-        guard scheme == "dark", let settings = gtk_settings_get_default() else { return }
-        crate_object_set_bool(UnsafeMutableRawPointer(settings), "gtk-application-prefer-dark-theme", 1)
+        adw_style_manager_set_color_scheme(adw_style_manager_get_default(), scheme)
     }
 }

@@ -1,3 +1,4 @@
+import CGtk
 import CrateCore
 import Foundation
 
@@ -26,6 +27,48 @@ enum TestEvents {
                 emit("history-count \(state.entries.count)")
             },
         ]
+    }
+
+    /// `selected …` and `detail …` whenever the selected or shown album changes; after each shown
+    /// album, where its Play button ended up once laid out.
+    static func reportSelection(library: LibraryStore, detail: AlbumDetailStore, window: UnsafeMutablePointer<GtkWidget>,
+                                grid: UnsafeMutablePointer<GtkWidget>, playButton: UnsafeMutablePointer<GtkWidget>) -> [ObservationToken] {
+        var selected: Int64??
+        var shown: Int64??
+        var reportedGrid = false
+        return [
+            library.state.subscribe(initial: true) { state in
+                if state.phase == .loaded, !reportedGrid {
+                    reportedGrid = true
+                    reportPoint("grid-origin", of: grid, x: 0, y: 0, in: window)
+                }
+                guard selected != .some(state.selectedAlbumID) else { return }
+                selected = .some(state.selectedAlbumID)
+                emit("selected \(state.selectedAlbumID.map(String.init) ?? "none")")
+            },
+            detail.state.subscribe(initial: true) { state in
+                let id = state.album?.id
+                guard shown != .some(id) else { return }
+                shown = .some(id)
+                emit("detail \(id.map(String.init) ?? "none")")
+                if id != nil { reportPoint("play-button", of: playButton, in: window) }
+            },
+        ]
+    }
+
+    /// Prints `NAME X Y`: a point of `widget` (its centre by default) in `window`'s coordinates,
+    /// once layout has settled (an animation may still be moving it).
+    private static func reportPoint(_ name: String, of widget: UnsafeMutablePointer<GtkWidget>, x: Double? = nil, y: Double? = nil,
+                                    in window: UnsafeMutablePointer<GtkWidget>) {
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(700))
+            var local = graphene_point_t(
+                x: Float(x ?? Double(gtk_widget_get_width(widget)) / 2),
+                y: Float(y ?? Double(gtk_widget_get_height(widget)) / 2))
+            var point = graphene_point_t()
+            guard gtk_widget_compute_point(widget, window, &local, &point) != 0 else { return }
+            emit("\(name) \(Int(point.x)) \(Int(point.y))")
+        }
     }
 
     /// Straight to the file descriptor: stdout is a pipe here, and a buffered line would arrive late.
