@@ -186,6 +186,14 @@ extension AppDatabase {
                 """)
         }
 
+        // The provider's answer for a queued photo, kept until its scan is saved: a run killed
+        // between the paid identification and the save reuses it (docs/reliability.md #19).
+        migrator.registerMigration("v10-batch-item-identification") { db in
+            try db.alter(table: "batch_item") { t in
+                t.add(column: "identification", .text)
+            }
+        }
+
         return migrator
     }()
 }

@@ -20,7 +20,12 @@ public struct BatchLease: Sendable {
     public static let standard = BatchLease(duration: .seconds(120), renewEvery: .seconds(30))
 
     /// `duration` in seconds, as the queue stores lease times.
-    public var seconds: TimeInterval {
+    public var seconds: TimeInterval { Self.seconds(duration) }
+
+    /// `renewEvery` in seconds, for the renewal timer.
+    public var renewalSeconds: TimeInterval { Self.seconds(renewEvery) }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
         let (whole, fraction) = duration.components
         return TimeInterval(whole) + TimeInterval(fraction) / 1e18
     }

@@ -47,17 +47,18 @@ public final class BatchQueue: Sendable {
     public func holding<T: Sendable>(_ item: BatchItem, _ body: () async throws -> T) async throws -> T {
         guard let id = item.id else { return try await body() }
         let database = self.database, lease = self.lease
-        let renewal = Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: lease.renewEvery)
-                if Task.isCancelled { return }
-                do {
-                    try database.renewBatchLease(id: id, leaseDuration: lease.seconds)
-                } catch {
-                    Log.error("could not renew the claim on \(item.path): \(error.localizedDescription)")
-                }
+        // A Dispatch timer rather than a task: renewals must not wait behind work that holds
+        // Swift's small cooperative pool, or a busy process would lose its own photo.
+        let renewal = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        renewal.schedule(deadline: .now() + lease.renewalSeconds, repeating: lease.renewalSeconds)
+        renewal.setEventHandler {
+            do {
+                try database.renewBatchLease(id: id, leaseDuration: lease.seconds)
+            } catch {
+                Log.error("could not renew the claim on \(item.path): \(error.localizedDescription)")
             }
         }
+        renewal.resume()
         defer { renewal.cancel() }
         return try await body()
     }

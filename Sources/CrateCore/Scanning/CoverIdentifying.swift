@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the vision provider read off a cover (tiers 1–2).
-public struct VisionAnswer: Equatable, Sendable {
+public struct VisionAnswer: Equatable, Sendable, Codable {
     public var artist: String
     public var album: String
     public var year: String?

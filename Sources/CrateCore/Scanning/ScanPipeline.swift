@@ -71,13 +71,7 @@ public final class ScanPipeline: AlbumScanner {
         // MusicBrainz asked for a long pause (here or in another Crate process): stop before
         // paying for an identification whose search could not be sent.
         try await checkMusicBrainzPause(queued: batchItem != nil)
-        let answer: VisionAnswer
-        do {
-            guard let found = try await identifier.identify(photoJPEG: photo.visionJPEG) else { throw ScanFailure.notIdentified }
-            answer = found
-        } catch let problem as KeyProblem {
-            throw ScanFailure.providerKey(problem.keyProblemMessage)
-        }
+        let answer = try await identify(photo, with: identifier, batchItem: batchItem)
         try Task.checkCancellation()
 
         let (album, candidates) = try await resolve(answer, queued: batchItem != nil)
@@ -147,6 +141,30 @@ public final class ScanPipeline: AlbumScanner {
     }
 
     // MARK: - Private
+
+    /// The provider's answer; for a queued photo, recorded before anything else happens, and
+    /// reused if an earlier attempt was killed after paying for it.
+    private func identify(_ photo: PreparedPhoto, with identifier: CoverIdentifying, batchItem: Int64?) async throws -> VisionAnswer {
+        if let batchItem, let recorded = try database.recordedIdentification(batchItem: batchItem) {
+            return recorded
+        }
+        let answer: VisionAnswer
+        do {
+            guard let found = try await identifier.identify(photoJPEG: photo.visionJPEG) else { throw ScanFailure.notIdentified }
+            answer = found
+        } catch let problem as KeyProblem {
+            throw ScanFailure.providerKey(problem.keyProblemMessage)
+        }
+        if let batchItem {
+            do {
+                try database.recordIdentification(answer, batchItem: batchItem)
+            } catch {
+                // The scan goes on; only the protection against paying twice after a kill is lost.
+                Log.error("could not keep the identification of a queued photo: \(UserMessage.text(for: error))")
+            }
+        }
+        return answer
+    }
 
     private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,
                       candidates: [ScanCandidate] = []) throws -> HistoryEntry {
