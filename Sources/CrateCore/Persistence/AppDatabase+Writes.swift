@@ -76,6 +76,16 @@ extension AppDatabase {
         }
     }
 
+    /// For an album with no release to look up: its status says whether it has a track list at
+    /// all. A list it already has (stored by other means) is kept, never replaced by nothing.
+    public func settleTrackListWithoutRelease(albumID: Int64) throws {
+        try checkWritable()
+        try writer.write { db in
+            let stored = try Track.filter(Track.Columns.albumID == albumID).fetchCount(db)
+            try Self.setTracksStatus(stored > 0 ? .ok : .unavailable, albumID: albumID, in: db)
+        }
+    }
+
     /// Stores (or replaces) a review under its key.
     public func saveReview(_ review: Review) throws {
         try checkWritable()

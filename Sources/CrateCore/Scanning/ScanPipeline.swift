@@ -302,7 +302,7 @@ public final class ScanPipeline: AlbumScanner {
     private func fetchTracks(for album: Album) async -> DetailsOutcome {
         guard let albumID = album.id, let musicBrainz = services.musicBrainz else { return .skipped }
         guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
-            try? database.replaceTracks([], forAlbum: albumID)
+            try? database.settleTrackListWithoutRelease(albumID: albumID)
             return .done
         }
         do {

@@ -1,4 +1,4 @@
-import CrateCore
+@testable import CrateCore
 import CrateTestSupport
 import Foundation
 import Synchronization
@@ -60,5 +60,23 @@ struct IdentificationJournalTests {
         let identifier = CountingIdentifier(.rumours)
         _ = try await h.pipeline(identifier: identifier).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
         #expect(identifier.calls == 1)
+    }
+}
+
+@Suite("Repair pass and albums without a release")
+struct RepairWithoutReleaseTests {
+    /// Bug: the repair pass "finished" an album with no MusicBrainz release by replacing its
+    /// track list with nothing, deleting tracks it already had.
+    @Test func aStoredTrackListIsKeptWhenThereIsNoReleaseToLookUp() async throws {
+        let h = try PipelineHarness()
+        let entry = try h.database.saveScan(of: Album(title: "Home Tapes", artist: "Nobody Known"), method: .manual)
+        let albumID = try #require(entry.album.id)
+        try h.database.replaceTracks([Track(albumID: albumID, disc: 1, position: 1, title: "One", durationMs: 1_000)], forAlbum: albumID)
+        try await h.database.writer.write { db in try db.execute(sql: "UPDATE album SET tracksStatus = 'pending' WHERE id = ?", arguments: [albumID]) }
+
+        _ = await h.pipeline(identifier: nil).repairPendingDetails()
+
+        #expect(try h.database.tracks(forAlbum: albumID).count == 1)
+        #expect(try h.database.album(id: albumID)?.tracksStatus == .ok)
     }
 }
