@@ -31,6 +31,9 @@ public enum VisionOutcome: Equatable, Sendable {
 /// only through the `SearchGate`. The photo goes to the provider and nowhere else.
 public final class VisionIdentifier: Sendable {
     private let provider: any LLMProvider
+    /// The provider and model answering, for the identification journal.
+    public var providerKind: ProviderKind { provider.kind }
+    public var providerModel: String { provider.model }
     private let prompts: PromptLibrary
     private let advancedSearch: Bool
     private let log: DiagnosticLog

@@ -177,27 +177,6 @@ extension AppDatabase {
         }
     }
 
-    /// Keeps the provider's answer for a queued photo, so a run killed before the scan is saved
-    /// does not pay for the same identification again (docs/reliability.md #19).
-    public func recordIdentification(_ answer: VisionAnswer, batchItem id: Int64) throws {
-        try checkWritable()
-        let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
-        try guardedWrite { db in
-            try db.execute(sql: "UPDATE batch_item SET identification = ? WHERE id = ? AND state = ?",
-                           arguments: [json, id, BatchItemState.pending.rawValue])
-        }
-    }
-
-    /// The answer an earlier, interrupted attempt at this queued photo already paid for, if any.
-    /// An unreadable record is treated as none: the photo is identified again.
-    public func recordedIdentification(batchItem id: Int64) throws -> VisionAnswer? {
-        let json = try reader.read { db in
-            try String.fetchOne(db, sql: "SELECT identification FROM batch_item WHERE id = ?", arguments: [id])
-        }
-        guard let json else { return nil }
-        return try? JSONDecoder().decode(VisionAnswer.self, from: Data(json.utf8))
-    }
-
     // MARK: - Batch queue reads
 
     public func batchCounts() throws -> BatchCounts {

@@ -186,11 +186,17 @@ extension AppDatabase {
                 """)
         }
 
-        // The provider's answer for a queued photo, kept until its scan is saved: a run killed
-        // between the paid identification and the save reuses it (docs/reliability.md #19).
-        migrator.registerMigration("v10-batch-item-identification") { db in
-            try db.alter(table: "batch_item") { t in
-                t.add(column: "identification", .text)
+        // Paid identifications, keyed by the exact photo sent and who answered, kept a day: a scan
+        // killed between the provider's answer and the save, or the same photo scanned again
+        // before its artwork (and so its tier-0 hash) arrived, never pays twice
+        // (docs/reliability.md #19).
+        migrator.registerMigration("v10-identification-journal") { db in
+            try db.create(table: "identification_journal") { t in
+                t.column("photoDigest", .text).notNull()
+                t.column("identity", .text).notNull()
+                t.primaryKey(["photoDigest", "identity"])
+                t.column("answer", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
             }
         }
 

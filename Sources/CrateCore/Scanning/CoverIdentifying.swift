@@ -23,6 +23,13 @@ public struct VisionAnswer: Equatable, Sendable, Codable {
 /// Identifies a prepared photo with a vision provider; nil when the cover could not be read.
 public protocol CoverIdentifying: Sendable {
     func identify(photoJPEG: Data) async throws -> VisionAnswer?
+    /// Who answers (provider and model): a paid answer is kept and reused only for the same photo
+    /// and the same identity. Nil: answers are not kept (free or scripted identifiers).
+    var identity: String? { get }
+}
+
+extension CoverIdentifying {
+    public var identity: String? { nil }
 }
 
 /// Writes (or finds in the cache) an album's review.

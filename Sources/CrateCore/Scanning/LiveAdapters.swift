@@ -3,6 +3,8 @@ import Foundation
 // The providers' own types, seen through the scan pipeline's small protocols.
 
 extension VisionIdentifier: CoverIdentifying {
+    public var identity: String? { "\(providerKind.rawValue)/\(providerModel)" }
+
     public func identify(photoJPEG: Data) async throws -> VisionAnswer? {
         do {
             switch try await identify(jpeg: photoJPEG) {

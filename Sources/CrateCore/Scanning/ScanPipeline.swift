@@ -71,7 +71,7 @@ public final class ScanPipeline: AlbumScanner {
         // MusicBrainz asked for a long pause (here or in another Crate process): stop before
         // paying for an identification whose search could not be sent.
         try await checkMusicBrainzPause(queued: batchItem != nil)
-        let answer = try await identify(photo, with: identifier, batchItem: batchItem)
+        let answer = try await identify(photo, with: identifier)
         try Task.checkCancellation()
 
         let (album, candidates) = try await resolve(answer, queued: batchItem != nil)
@@ -142,10 +142,12 @@ public final class ScanPipeline: AlbumScanner {
 
     // MARK: - Private
 
-    /// The provider's answer; for a queued photo, recorded before anything else happens, and
-    /// reused if an earlier attempt was killed after paying for it.
-    private func identify(_ photo: PreparedPhoto, with identifier: CoverIdentifying, batchItem: Int64?) async throws -> VisionAnswer {
-        if let batchItem, let recorded = try database.recordedIdentification(batchItem: batchItem) {
+    /// The provider's answer, recorded the moment it arrives and reused for the same photo and
+    /// provider within a day, so a kill before the save (or a re-scan before the artwork arrived)
+    /// never pays twice.
+    private func identify(_ photo: PreparedPhoto, with identifier: CoverIdentifying) async throws -> VisionAnswer {
+        let digest = PhotoDigest.of(photo.visionJPEG), identity = identifier.identity
+        if let identity, let recorded = try database.journaledIdentification(photoDigest: digest, identity: identity) {
             return recorded
         }
         let answer: VisionAnswer
@@ -155,13 +157,12 @@ public final class ScanPipeline: AlbumScanner {
         } catch let problem as KeyProblem {
             throw ScanFailure.providerKey(problem.keyProblemMessage)
         }
-        if let batchItem {
-            do {
-                try database.recordIdentification(answer, batchItem: batchItem)
-            } catch {
-                // The scan goes on; only the protection against paying twice after a kill is lost.
-                Log.error("could not keep the identification of a queued photo: \(UserMessage.text(for: error))")
-            }
+        guard let identity else { return answer }
+        do {
+            try database.journalIdentification(answer, photoDigest: digest, identity: identity)
+        } catch {
+            // The scan goes on; only the protection against paying twice after a kill is lost.
+            Log.error("could not keep the identification: \(UserMessage.text(for: error))")
         }
         return answer
     }

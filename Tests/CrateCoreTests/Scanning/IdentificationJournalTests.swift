@@ -4,11 +4,15 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Counts paid identifications.
+/// Counts paid identifications; answers as a provider with an identity would.
 final class CountingIdentifier: CoverIdentifying, Sendable {
     private let base: ScriptedIdentifier
     private let count = Mutex(0)
-    init(_ base: ScriptedIdentifier) { self.base = base }
+    let identity: String?
+    init(_ base: ScriptedIdentifier, identity: String = "anthropic/test-model") {
+        self.base = base
+        self.identity = identity
+    }
     var calls: Int { count.withLock { $0 } }
 
     func identify(photoJPEG: Data) async throws -> VisionAnswer? {
@@ -17,49 +21,61 @@ final class CountingIdentifier: CoverIdentifying, Sendable {
     }
 }
 
-/// docs/reliability.md #19: a queued photo's paid identification is kept until its scan is saved.
+/// docs/reliability.md #19: a paid identification is kept, so the same photo is never paid twice.
 @Suite("Identification journal")
 struct IdentificationJournalTests {
-    /// Bug: a run killed after the provider answered but before the save paid for the same
-    /// identification again on resume.
-    @Test func aResumedPhotoReusesTheAnswerItAlreadyPaidFor() async throws {
-        // Given a queued photo whose first attempt got its answer and then died before the save
+    static let photo = ImageFixtures.url("photos/cover-00-photo-0.jpg")
+    static let answer = VisionAnswer(artist: "Fleetwood Mac", album: "Rumours", year: "1977", confidence: 0.9, usedSearch: false)
+
+    static func digest() throws -> String {
+        PhotoDigest.of(try ImagePreparer().preparePhoto(at: photo).visionJPEG)
+    }
+
+    /// Bug: a scan killed after the provider answered but before the save paid for the same
+    /// identification again on the next run.
+    @Test func aScanKilledAfterTheAnswerDoesNotPayAgain() async throws {
+        // Given an answer paid for by an attempt that died before its save
         let h = try PipelineHarness()
         h.serveRumours()
-        let photo = ImageFixtures.url("photos/cover-00-photo-0.jpg")
-        try h.database.enqueueBatch(paths: [photo.path])
-        let item = try #require(try h.database.claimNextBatchItem(maxAttempts: 3))
-        let answer = VisionAnswer(artist: "Fleetwood Mac", album: "Rumours", year: "1977", confidence: 0.9, usedSearch: false)
-        try h.database.recordIdentification(answer, batchItem: try #require(item.id))
+        try h.database.journalIdentification(Self.answer, photoDigest: try Self.digest(), identity: "anthropic/test-model")
 
-        // When the next run scans it
+        // When the photo is scanned again
         let identifier = CountingIdentifier(.rumours)
-        let result = try await h.pipeline(identifier: identifier).scan(file: photo, batchItem: item.id) { _ in }
+        let result = try await h.pipeline(identifier: identifier).scan(file: Self.photo) { _ in }
 
-        // Then nothing is paid again, and the scan is saved from the recorded answer
+        // Then nothing is paid, and the scan is saved from the kept answer
         #expect(identifier.calls == 0)
         #expect(result.entry.album.title == "Rumours")
         #expect(result.entry.scan.method == .vision)
     }
 
-    @Test func aFreshQueuedPhotoRecordsItsAnswerBeforeSaving() async throws {
+    @Test func anAnswerIsKeptTheMomentItArrives() async throws {
         let h = try PipelineHarness()
         h.serveRumours()
-        let photo = ImageFixtures.url("photos/cover-00-photo-0.jpg")
-        try h.database.enqueueBatch(paths: [photo.path])
-        let item = try #require(try h.database.claimNextBatchItem(maxAttempts: 3))
         let identifier = CountingIdentifier(.rumours)
-        _ = try await h.pipeline(identifier: identifier).scan(file: photo, batchItem: item.id) { _ in }
+        _ = try await h.pipeline(identifier: identifier).scan(file: Self.photo) { _ in }
         #expect(identifier.calls == 1)
-        #expect(try h.database.recordedIdentification(batchItem: try #require(item.id))?.album == "Rumours")
+        #expect(try h.database.journaledIdentification(photoDigest: try Self.digest(), identity: "anthropic/test-model")?.album == "Rumours")
     }
 
-    @Test func aNamedFileOutsideTheQueueIsNotJournaled() async throws {
+    @Test func anotherProviderOrAnExpiredAnswerIsAskedAgain() async throws {
         let h = try PipelineHarness()
         h.serveRumours()
-        let identifier = CountingIdentifier(.rumours)
-        _ = try await h.pipeline(identifier: identifier).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
-        #expect(identifier.calls == 1)
+        let digest = try Self.digest()
+        try h.database.journalIdentification(Self.answer, photoDigest: digest, identity: "openai/gpt")
+        let other = CountingIdentifier(.rumours)
+        _ = try await h.pipeline(identifier: other).scan(file: Self.photo) { _ in }
+        #expect(other.calls == 1, "kept for another provider")
+
+        let later = Date().addingTimeInterval(AppDatabase.identificationJournalLifetime + 60)
+        #expect(try h.database.journaledIdentification(photoDigest: digest, identity: "anthropic/test-model", at: later) == nil)
+    }
+
+    @Test func aScriptedIdentifierWithoutIdentityIsNotKept() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        _ = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: Self.photo) { _ in }
+        #expect(try await h.database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM identification_journal") } == 0)
     }
 }
 
