@@ -15,6 +15,8 @@ public final class AppModel {
     public let detail: AlbumDetailStore
     public let scans: ScanStore
     public let playback: PlaybackStore
+    /// The artist page (albums and EPs of one artist, oldest first).
+    public let artists: ArtistStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
@@ -40,6 +42,7 @@ public final class AppModel {
         history = HistoryStore(database: database)
         detail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback = PlaybackStore(database: database, player: player, trackLists: services.trackLists)
+        artists = ArtistStore(database: database, service: services.artistCatalogue)
         pipeline = services.makeScanPipeline()
         queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         scans = ScanStore(scanner: queue)
@@ -56,6 +59,7 @@ public final class AppModel {
         library.start()
         history.start()
         detail.start()
+        artists.start()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }
         do {
@@ -112,5 +116,6 @@ public final class AppModel {
         scans.replaceScanner(queue)
         detail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback.replaceTrackLists(services.trackLists)
+        artists.replaceService(services.artistCatalogue)
     }
 }

@@ -41,6 +41,14 @@ public struct AppServices: Sendable {
         ScanPipeline(database: environment.database, paths: environment.paths, services: scan)
     }
 
+    /// Artist pages: the library's cache always; MusicBrainz only when online.
+    public var artistCatalogue: ArtistCatalogueService {
+        ArtistCatalogueService(client: musicBrainz, database: environment.database)
+    }
+
+    /// Where artist-page covers come from (`ReleaseGroupEntry.coverURL(base:)`).
+    public var coverArtBase: URL { settings.endpoints.coverArtArchive }
+
     /// Track lists for playback: the library first, MusicBrainz for albums saved without one.
     public var trackLists: TrackListProvider {
         musicBrainz.map { TrackListProvider.musicBrainz($0, database: environment.database) } ?? .unavailable

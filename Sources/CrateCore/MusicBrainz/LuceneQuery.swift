@@ -25,6 +25,29 @@ public enum LuceneQuery {
         return out + "\""
     }
 
+    /// One MusicBrainz tag or genre, as a quoted term with every special character escaped:
+    /// `drum & bass` → `tag:"drum \& bass"`, `post-rock` → `tag:"post\-rock"`. The quotes keep
+    /// the words together; the escapes keep `&&`, `-`, `/` and `"` from being read as syntax by
+    /// a parser that looks inside phrases (Lucene drops the backslashes again).
+    public static func tag(_ name: String) -> String {
+        "tag:\"" + escape(clean(name)) + "\""
+    }
+
+    /// Any of the tags: `(tag:"r\&b" OR tag:"soul")`; one tag needs no parentheses.
+    public static func anyTag(_ names: [String]) -> String {
+        let terms = names.map(clean).filter { !$0.isEmpty }.map(tag)
+        switch terms.count {
+        case 0: return ""
+        case 1: return terms[0]
+        default: return "(" + terms.joined(separator: " OR ") + ")"
+        }
+    }
+
+    /// An artist by name, as a phrase: `artist:"Sunn O)))"`.
+    public static func artist(_ name: String) -> String {
+        "artist:\(phrase(clean(name)))"
+    }
+
     /// `release:"Rumours" AND artist:"Fleetwood Mac"`.
     public static func exactRelease(title: String, artist: String?) -> String {
         var parts = ["release:\(phrase(clean(title)))"]
@@ -48,7 +71,7 @@ public enum LuceneQuery {
     }
 
     /// Control characters and runs of whitespace say nothing to a search engine.
-    private static func clean(_ text: String) -> String {
+    static func clean(_ text: String) -> String {
         text.unicodeScalars
             .map { CharacterSet.controlCharacters.contains($0) ? " " : String($0) }
             .joined()

@@ -78,9 +78,9 @@ public final class MusicBrainzClient: Sendable {
     }
 }
 
-// MARK: - Private
+// MARK: - Shared by the requests
 
-private extension MusicBrainzClient {
+extension MusicBrainzClient {
     func get(_ url: URL) async throws -> Data {
         let request = HTTPRequest(url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: timeout, maxBodyBytes: maxBodyBytes)
         let response: HTTPResponse

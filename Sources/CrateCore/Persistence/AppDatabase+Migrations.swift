@@ -200,6 +200,33 @@ extension AppDatabase {
             }
         }
 
+        // Artist pages (docs/decisions/0011-artist-catalogue-cache.md): each artist's albums and
+        // EPs from MusicBrainz, saved page by page so a second visit is instant and works
+        // offline, and an interrupted fetch resumes at `nextOffset`. A fetch started at offset 0
+        // at `runStartedAt` ends by removing the rows it did not see again (`seenAt` older).
+        migrator.registerMigration("v11-artist-catalogue") { db in
+            try db.create(table: "artist_catalogue") { t in
+                t.primaryKey("artistId", .text)
+                t.column("name", .text)
+                t.column("disambiguation", .text)
+                t.column("total", .integer).notNull().defaults(to: 0)
+                t.column("nextOffset", .integer).notNull().defaults(to: 0)
+                t.column("complete", .boolean).notNull().defaults(to: false)
+                t.column("runStartedAt", .double).notNull()
+                t.column("fetchedAt", .double)
+            }
+            try db.create(table: "artist_release_group") { t in
+                t.column("artistId", .text).notNull().references("artist_catalogue", onDelete: .cascade)
+                t.column("id", .text).notNull()
+                t.primaryKey(["artistId", "id"])
+                t.column("title", .text).notNull()
+                t.column("primaryType", .text)
+                t.column("secondaryTypes", .text).notNull().defaults(to: "[]")
+                t.column("firstReleaseDate", .text)
+                t.column("seenAt", .double).notNull()
+            }
+        }
+
         return migrator
     }()
 }

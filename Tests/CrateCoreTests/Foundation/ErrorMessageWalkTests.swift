@@ -140,6 +140,20 @@ struct ErrorMessageWalkTests {
             case .mustWait: 7
             }
         },
+        Walk([ArtistCatalogueError.noArtistNamed("Sunn O)))"), .noSuchArtist(try! MBID("bd13909f-1c29-4c27-a874-d4aaf27c5b1a")), .notCached], cases: 3) {
+            switch $0 {
+            case .noArtistNamed: 0
+            case .noSuchArtist: 1
+            case .notCached: 2
+            }
+        },
+        Walk([GenreTaxonomyError.notFound, .unreadable("/usr/share/crate/genres.json"), .invalid("id \"rock\" is used twice")], cases: 3) {
+            switch $0 {
+            case .notFound: 0
+            case .unreadable: 1
+            case .invalid: 2
+            }
+        },
         Walk([MBIDError.invalid("nope")], cases: 1) {
             switch $0 {
             case .invalid: 0
