@@ -70,7 +70,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "crate-bench",
-            dependencies: ["CrateCore"]
+            // The loopback fixture server stands in for MusicBrainz in `crate-bench artist`.
+            dependencies: ["CrateCore", "CrateTestSupport"]
         ),
         .executableTarget(
             name: "CrateDesktop",

@@ -5,6 +5,7 @@ import Foundation
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
+///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -161,10 +162,18 @@ do {
         try benchTier0(albums: albums, runs: runs, fixtures: "Tests/Fixtures/images")
     case "library":
         try benchLibrary(dataDirectory: arguments.count > 1 ? arguments[1] : ".", runs: 5)
+    case "artist":
+        var runs = 5, count = 250
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--count", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
+        }
+        try benchArtist(runs: runs, count: count)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench artist [--runs N] [--count N]")
         exit(64)
     }
 } catch let error as ImageError {

@@ -46,8 +46,10 @@ public struct AppServices: Sendable {
         ArtistCatalogueService(client: musicBrainz, database: environment.database)
     }
 
-    /// Where artist-page covers come from (`ReleaseGroupEntry.coverURL(base:)`).
-    public var coverArtBase: URL { settings.endpoints.coverArtArchive }
+    /// Artist-page covers (250 px release-group fronts), saved in the cache directory.
+    public var releaseGroupCovers: ReleaseGroupCovers {
+        ReleaseGroupCovers(paths: environment.paths, client: coverArt)
+    }
 
     /// Track lists for playback: the library first, MusicBrainz for albums saved without one.
     public var trackLists: TrackListProvider {

@@ -38,6 +38,24 @@ public final class CoverArtClient: Sendable {
         }
         return .unavailable
     }
+
+    /// The release group's front at 250 px (`/release-group/<id>/front-250`, a 307 to the image),
+    /// validated; nil when the Cover Art Archive has none (404). For artist pages.
+    public func releaseGroupFront250(_ releaseGroup: MBID) async throws -> Data? {
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard let url = URL(string: "\(base)/release-group/\(releaseGroup.rawValue)/front-250") else { throw CoverArtError.network(.invalidURL(base)) }
+        let response = try await get(url, limit: imageBodyLimit, accept: "image/jpeg")
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw CoverArtError.server(status: response.status) }
+        do {
+            try validate(response.body)
+        } catch let error as CoverArtError {
+            throw error
+        } catch {
+            throw CoverArtError.invalidImage(UserMessage.text(for: error))
+        }
+        return response.body
+    }
 }
 
 // MARK: - Private
