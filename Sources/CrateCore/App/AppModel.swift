@@ -87,6 +87,39 @@ public final class AppModel {
         scan(files: files)
     }
 
+    /// Retry on photos without a scan (History's failed rows): back into the queue, then scanned.
+    public func retry(unscannedPhotoIDs ids: [Int64]) async {
+        let database = environment.database
+        do {
+            let files = try await Task.detached { try database.requeueUnscannedPhotos(ids: ids) }.value
+            let queued = scans.queuedFiles
+            scans.scan(files: files.filter { !queued.contains($0.standardizedFileURL) })
+        } catch {
+            Log.error("could not queue the photos again: \(UserMessage.text(for: error))")
+        }
+    }
+
+    /// The network is back: scans the photos that waited for it (and any other waiting photo).
+    public func retryWaiting() async {
+        let database = environment.database
+        do {
+            let files = try await Task.detached { try database.waitingPhotos() }.value
+            let queued = scans.queuedFiles
+            let missing = files.filter { !queued.contains($0.standardizedFileURL) && FileManager.default.fileExists(atPath: $0.path) }
+            scans.scan(files: missing)
+        } catch {
+            Log.error("could not read the waiting photos: \(UserMessage.text(for: error))")
+        }
+    }
+
+    /// After a new key or provider: every photo without a scan gets another try, the failed
+    /// ones included (without a provider, a cover tier 0 did not know counts as not identified).
+    public func retryAllUnscanned() async {
+        let database = environment.database
+        guard let photos = try? await Task.detached(operation: { try database.unscannedPhotos(limit: 10_000) }).value else { return }
+        await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
+    }
+
     /// Deletes converted and pasted photos the queue no longer needs (after a kill, the next
     /// session scans what was left and then deletes it).
     public func removeTemporaryPhotos() {
@@ -98,7 +131,12 @@ public final class AppModel {
     /// A Preferences store whose save rebuilds this model's services.
     public func makePreferences() -> PreferencesStore {
         let preferences = PreferencesStore(environment: environment)
-        preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
+        preferences.onSaved = { [weak self] settings in
+            guard let self else { return }
+            self.apply(settings: settings)
+            // A new provider or key: the photos that failed or waited get another try.
+            if settings.provider != .none { Task { await self.retryAllUnscanned() } }
+        }
         return preferences
     }
 

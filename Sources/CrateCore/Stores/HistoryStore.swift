@@ -9,6 +9,9 @@ public struct HistoryState: Equatable, Sendable {
     }
 
     public var entries: [HistoryEntry] = []
+    /// Photos without a scan (failed, or waiting for the network or a key), newest first: listed
+    /// above the scans with Retry and Remove.
+    public var unscanned: [UnscannedPhoto] = []
     public var phase: Phase = .loading
     /// The scan just deleted, kept so "Undo" can put it back.
     public var undoableDeletion: HistoryEntry?
@@ -31,7 +34,7 @@ public final class HistoryStore {
     typealias PageReader = @Sendable (_ limit: Int, _ after: Scan?) async throws -> [HistoryEntry]
 
     /// The tables a history entry is read from.
-    public static let observedTables: Set<String> = [Scan.databaseTableName, Album.databaseTableName]
+    public static let observedTables: Set<String> = [Scan.databaseTableName, Album.databaseTableName, BatchItem.databaseTableName]
 
     public let state = ObservableValue(HistoryState())
     private let database: AppDatabase
@@ -44,6 +47,8 @@ public final class HistoryStore {
     private(set) var reloadCount = 0
     /// How pages are read; tests replace it to control when a read finishes.
     var readPage: PageReader
+    /// How the photos without a scan are read.
+    var readUnscanned: @Sendable () async throws -> [UnscannedPhoto]
 
     /// History is read a page at a time (a page query stays in the low milliseconds at 100 000
     /// scans); the list asks for the next page as its end scrolls into view.
@@ -54,6 +59,9 @@ public final class HistoryStore {
             try await Task.detached(priority: .userInitiated) {
                 try database.history(limit: limit, after: after)
             }.value
+        }
+        readUnscanned = {
+            try await Task.detached(priority: .userInitiated) { try database.unscannedPhotos() }.value
         }
     }
 
@@ -78,9 +86,11 @@ public final class HistoryStore {
         let limit = max(pageSize, state.value.entries.count)
         do {
             let entries = try await readPage(limit, nil)
+            let unscanned = try await readUnscanned()
             guard current == generation else { return }
             var next = state.value
             next.entries = entries
+            next.unscanned = unscanned
             next.phase = .loaded
             next.hasMore = entries.count == limit
             // A refresh after a change elsewhere often finds the same list: no redraw then.
@@ -143,6 +153,20 @@ public final class HistoryStore {
                     let index = $0.entries.firstIndex { Self.isNewer(entry.scan, than: $0.scan) } ?? $0.entries.endIndex
                     $0.entries.insert(entry, at: index)
                 }
+            }
+        } catch {
+            state.update { $0.errorMessage = Self.describe(error) }
+        }
+    }
+
+    /// Forgets a photo that has no scan (its row's Remove): it leaves the queue and History.
+    public func remove(unscannedPhotoID id: Int64) async {
+        let database = self.database
+        do {
+            _ = try await Task.detached { try database.removeUnscannedPhoto(id: id) }.value
+            state.update {
+                $0.unscanned.removeAll { $0.id == id }
+                $0.errorMessage = nil
             }
         } catch {
             state.update { $0.errorMessage = Self.describe(error) }

@@ -72,7 +72,7 @@ struct ErrorMessageWalkTests {
         },
         Walk([ScanFailure.notIdentified, .badImage(ImageError.notAnImage.message), .providerKey(ProviderError.missingKey(.anthropic).message),
               .other(HTTPError.timedOut.message), .cancelled, .mustWait(service: "MusicBrainz", seconds: 600, queued: true),
-              .mustWait(service: "MusicBrainz", seconds: 45, queued: false)], cases: 6) {
+              .mustWait(service: "MusicBrainz", seconds: 45, queued: false), .offline(service: "Anthropic")], cases: 7) {
             switch $0 {
             case .notIdentified: 0
             case .badImage: 1
@@ -80,6 +80,7 @@ struct ErrorMessageWalkTests {
             case .other: 3
             case .cancelled: 4
             case .mustWait: 5
+            case .offline: 6
             }
         },
         Walk(providerErrors, cases: 11) {
