@@ -100,6 +100,9 @@ static inline AdwViewStack *crate_view_stack(void *p) { return (AdwViewStack *)p
 static inline AdwViewSwitcherTitle *crate_view_switcher_title(void *p) { return (AdwViewSwitcherTitle *)p; }
 static inline AdwViewSwitcherBar *crate_view_switcher_bar(void *p) { return (AdwViewSwitcherBar *)p; }
 static inline AdwClamp *crate_clamp(void *p) { return (AdwClamp *)p; }
+static inline AdwToastOverlay *crate_toast_overlay(void *p) { return (AdwToastOverlay *)p; }
+static inline AdwToast *crate_toast(void *p) { return (AdwToast *)p; }
+static inline GNetworkMonitor *crate_network_monitor(void *p) { return (GNetworkMonitor *)p; }
 
 /// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
 static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {

@@ -8,7 +8,8 @@ final class MainWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
     let mainStack: UnsafeMutablePointer<GtkWidget>
     let banner = NoticeBanner()
-    let toast = UndoToast()
+    /// Non-blocking messages (AdwToastOverlay around the content).
+    private(set) var toasts: Toasts!
     let grid = AlbumGridView()
     let historyList = HistoryListView()
     let overlay: UnsafeMutablePointer<GtkWidget>
@@ -31,6 +32,9 @@ final class MainWindow {
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The scan failure and run summary already shown as toasts (each is shown once).
+    var shownScanFailure: ScanState.Phase?
+    var shownSummaryRun = 0
     /// The query and sort the grid last showed: a new one starts at the top.
     var shownQuery: (query: String, sort: AlbumSort)?
     private let emptyState = EmptyStateView(
@@ -94,17 +98,20 @@ final class MainWindow {
         overlay = gtk_overlay_new()!
         gtk_overlay_set_child(crate_overlay(overlay), content)
         gtk_widget_set_vexpand(overlay, 1)
-        for layer in [toast.widget, progressView.widget, errorBanner.widget, dropOverlay.widget] {
+        for layer in [progressView.widget, errorBanner.widget, dropOverlay.widget] {
             gtk_overlay_add_overlay(crate_overlay(overlay), layer)
         }
+        let toastOverlay = Toasts(content: overlay)
+        gtk_widget_set_vexpand(toastOverlay.widget, 1)
         // AdwApplicationWindow has no title bar slot: the header bar is the first row of the
         // content, and the page switcher moves to a bottom bar when the header is too narrow.
         let (header, switcherBar) = makeHeaderBar()
         let window = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(window, header)
-        Gtk.append(window, overlay)
+        Gtk.append(window, toastOverlay.widget)
         Gtk.append(window, switcherBar)
         adw_application_window_set_content(crate_adw_application_window(widget), window)
+        toasts = toastOverlay
         installActions()
         keys = WindowKeys.install(on: widget)
         keys.onEscape = { [weak self] in self?.escape() ?? false }
@@ -127,6 +134,7 @@ final class MainWindow {
         browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         tokens.append(contentsOf: bindStores(pane: pane))
         if TestEvents.isEnabled {
+            toasts.onShow = { TestEvents.toast($0) }
             tokens.append(contentsOf: TestEvents.report(library: library, history: history))
             tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: widget,
                                                                  grid: grid.widget, playButton: pane.playAlbumButton))
@@ -216,8 +224,9 @@ final class MainWindow {
 
     func renderHistory(_ state: HistoryState) {
         if case .loaded = state.phase {
-            historyList.show(state.entries)
-            gtk_stack_set_visible_child_name(crate_stack(historyStack), state.entries.isEmpty ? "empty" : "list")
+            historyList.show(state.entries, unscanned: state.unscanned)
+            let empty = state.entries.isEmpty && state.unscanned.isEmpty
+            gtk_stack_set_visible_child_name(crate_stack(historyStack), empty ? "empty" : "list")
         }
         if let message = state.errorMessage { banner.show(message, isError: true) }
     }

@@ -15,7 +15,13 @@ enum TestEvents {
     static func report(library: LibraryStore, history: HistoryStore) -> [ObservationToken] {
         var gridCount: Int?
         var historyCount: Int?
+        var unscannedCount: Int?
         return [
+            history.state.subscribe(initial: true) { state in
+                guard state.phase == .loaded, state.unscanned.count != unscannedCount else { return }
+                unscannedCount = state.unscanned.count
+                emit("history-unscanned \(state.unscanned.count) \(state.unscanned.map { "\($0.name):\($0.waits ? "waits" : "failed")" }.joined(separator: ","))")
+            },
             library.state.subscribe(initial: true) { state in
                 guard state.phase == .loaded, state.albums.count != gridCount else { return }
                 gridCount = state.albums.count
@@ -69,6 +75,11 @@ enum TestEvents {
             guard gtk_widget_compute_point(widget, window, &local, &point) != 0 else { return }
             emit("\(name) \(Int(point.x)) \(Int(point.y))")
         }
+    }
+
+    /// `toast TITLE` for every toast shown.
+    static func toast(_ title: String) {
+        emit("toast \(title)")
     }
 
     /// Straight to the file descriptor: stdout is a pipe here, and a buffered line would arrive late.

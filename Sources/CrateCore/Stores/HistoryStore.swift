@@ -130,6 +130,7 @@ public final class HistoryStore {
         let removed = state.value.entries.first { $0.id == scanID }
         do {
             _ = try await Task.detached { try database.deleteScan(id: scanID) }.value
+            generation += 1  // A read that started before the delete must not bring the scan back.
             state.update {
                 $0.entries.removeAll { $0.id == scanID }
                 $0.undoableDeletion = removed
@@ -140,19 +141,23 @@ public final class HistoryStore {
         }
     }
 
-    /// Restores the scan removed by the last `delete(scanID:)`. The entry reappears at once;
-    /// the refresh that follows the write confirms it.
-    public func undoDelete() async {
-        guard let entry = state.value.undoableDeletion else { return }
+    /// Restores a deleted scan: `entry` (an Undo toast's own), or the one removed by the last
+    /// `delete(scanID:)`. The entry reappears at once; the refresh that follows the write
+    /// confirms it. Restoring a scan that is already back does nothing.
+    public func undoDelete(_ entry: HistoryEntry? = nil) async {
+        guard let entry = entry ?? state.value.undoableDeletion else { return }
         let database = self.database
         do {
             try await Task.detached { try database.restoreScan(entry.scan) }.value
+            // A read that started before the restore must not hide the scan again.
+            generation += 1
             state.update {
-                $0.undoableDeletion = nil
+                if $0.undoableDeletion?.id == entry.id { $0.undoableDeletion = nil }
                 if !$0.entries.contains(where: { $0.id == entry.id }) {
                     let index = $0.entries.firstIndex { Self.isNewer(entry.scan, than: $0.scan) } ?? $0.entries.endIndex
                     $0.entries.insert(entry, at: index)
                 }
+                $0.errorMessage = nil
             }
         } catch {
             state.update { $0.errorMessage = Self.describe(error) }
