@@ -135,6 +135,15 @@ final class MainWindow {
         tokens.append(contentsOf: bindStores(pane: pane))
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
+            // Banners measured with long messages (a recovery notice, a playback error).
+            let notice = NoticeBanner(), error = ErrorBanner()
+            notice.show("Crate found your library damaged and moved it aside to crate.sqlite.damaged-2026-11-23T09:00:00; a new, empty library was created.")
+            error.show("The playback service could not start the album because the track list of this album has not arrived yet.")
+            TestEvents.reportMinimumWidths([("progress-card", progressView.card), ("notice-banner", notice.widget),
+                                            ("error-banner", error.widget), ("window-content", overlay)])
+            TestEvents.reportCardHeights(ScanProgressView())
+            g_object_ref_sink(notice.widget); g_object_unref(notice.widget)
+            g_object_ref_sink(error.widget); g_object_unref(error.widget)
             tokens.append(contentsOf: TestEvents.report(library: library, history: history))
             tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: widget,
                                                                  grid: grid.widget, playButton: pane.playAlbumButton))

@@ -77,6 +77,50 @@ enum TestEvents {
         }
     }
 
+    /// `min-width NAME N` for each widget: the narrowest it can be laid out (a part wider than
+    /// 360 px makes the window wider than a phone).
+    static func reportMinimumWidths(_ widgets: [(String, UnsafeMutablePointer<GtkWidget>)]) {
+        for (name, widget) in widgets {
+            var minimum: Int32 = 0, natural: Int32 = 0
+            gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+            emit("min-width \(name) \(minimum)")
+        }
+    }
+
+    /// `progress-card-sizes W×H …`: the card's natural size in each state of a scan (short and
+    /// long messages, spinner and artwork, with and without a count). All must be equal.
+    static func reportCardHeights(_ view: ScanProgressView) {
+        var states: [ScanState] = []
+        var state = ScanState()
+        state.phase = .identifying
+        state.message = ScanStore.identifyingMessage
+        state.file = URL(fileURLWithPath: "/photos/a.jpg")
+        states.append(state)
+        state.total = 3
+        state.position = 2
+        state.message = ScanStore.searchingMessage
+        state.file = URL(fileURLWithPath: "/photos/a photo with a very long file name taken at the record fair.jpg")
+        states.append(state)
+        let album = Album(title: "An Album With A Title Long Enough To Wrap Over Several Lines Of The Card", artist: "Some Artist With A Long Name")
+        state.phase = .identified(album)
+        state.message = "We found \(album.title) by \(album.artist)"
+        states.append(state)
+        state.phase = .loadingReview(album)
+        state.message = ScanStore.reviewMessage
+        states.append(state)
+        let sizes = states.map { state -> String in
+            view.render(state)
+            var minimum: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+            gtk_widget_measure(view.card, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &width, nil, nil)
+            gtk_widget_measure(view.card, GTK_ORIENTATION_VERTICAL, width, &minimum, &height, nil, nil)
+            return "\(width)x\(height)"
+        }
+        view.render(ScanState())
+        g_object_ref_sink(view.widget)
+        g_object_unref(view.widget)
+        emit("progress-card-sizes \(sizes.joined(separator: " "))")
+    }
+
     /// `toast TITLE` for every toast shown.
     static func toast(_ title: String) {
         emit("toast \(title)")

@@ -19,6 +19,8 @@ public struct ScanState: Equatable, Sendable {
     public var total = 0
     /// The progress line under the spinner.
     public var message = ""
+    /// The photo being scanned now (nil for a switch to another candidate, and when idle).
+    public var file: URL?
     /// Set when a run of several photos ends: how many were scanned and how many not.
     public var summary: ScanSummary?
 
@@ -188,12 +190,14 @@ public final class ScanStore {
             currentFile = url
             state.update {
                 $0.position += 1
+                $0.file = url
                 $0.phase = .identifying
                 $0.message = Self.identifyingMessage
             }
         case .choose(let candidate, _):
             file = nil
             state.update {
+                $0.file = nil
                 $0.phase = .identified(candidate)
                 $0.message = Self.foundMessage(candidate)
             }
