@@ -79,6 +79,7 @@ static inline GtkEditable *crate_editable(void *p) { return (GtkEditable *)p; }
 static inline GtkStackSwitcher *crate_stack_switcher(void *p) { return (GtkStackSwitcher *)p; }
 static inline GdkPaintable *crate_paintable(void *p) { return (GdkPaintable *)p; }
 static inline GtkListBox *crate_list_box(void *p) { return (GtkListBox *)p; }
+static inline GtkListBoxRow *crate_list_box_row(void *p) { return (GtkListBoxRow *)p; }
 static inline GtkShortcutController *crate_shortcut_controller(void *p) { return (GtkShortcutController *)p; }
 static inline GtkEventController *crate_event_controller(void *p) { return (GtkEventController *)p; }
 static inline GtkApplicationWindow *crate_application_window(void *p) { return (GtkApplicationWindow *)p; }

@@ -25,6 +25,7 @@ extension MainWindow {
         }
         progressView.onCancel = { [weak store] in store?.cancel() }
         watchNetwork(model: model)
+        detailPane?.candidates.loadCover = { [weak model] album in await model?.candidateCover(for: album) }
         detailPane?.candidates.bind(to: store).store(in: &tokens)
         Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
         Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }

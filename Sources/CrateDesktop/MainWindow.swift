@@ -135,6 +135,10 @@ final class MainWindow {
         tokens.append(contentsOf: bindStores(pane: pane))
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
+            pane.candidates.onShown = { [weak self] row in
+                guard let self else { return }
+                TestEvents.reportPoint("candidate-row", of: row, in: self.widget)
+            }
             // Banners measured with long messages (a recovery notice, a playback error).
             let notice = NoticeBanner(), error = ErrorBanner()
             notice.show("Crate found your library damaged and moved it aside to crate.sqlite.damaged-2026-11-23T09:00:00; a new, empty library was created.")

@@ -64,7 +64,7 @@ enum TestEvents {
 
     /// Prints `NAME X Y`: a point of `widget` (its centre by default) in `window`'s coordinates,
     /// once layout has settled (an animation may still be moving it).
-    private static func reportPoint(_ name: String, of widget: UnsafeMutablePointer<GtkWidget>, x: Double? = nil, y: Double? = nil,
+    static func reportPoint(_ name: String, of widget: UnsafeMutablePointer<GtkWidget>, x: Double? = nil, y: Double? = nil,
                                     in window: UnsafeMutablePointer<GtkWidget>) {
         Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(700))

@@ -120,6 +120,24 @@ public final class AppModel {
         await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
     }
 
+    /// The cover of a "Not this album?" candidate, for its thumbnail: the file already in the
+    /// artwork cache, else fetched from the Cover Art Archive into it (the album itself is not
+    /// touched). Nil offline, without a release id, or when the release has no art.
+    public func candidateCover(for album: Album) async -> URL? {
+        guard let id = MBID(validating: album.musicBrainzReleaseID) else { return nil }
+        let cache = ArtworkCache(paths: environment.paths)
+        if let files = await cache.files(for: id) { return files.thumbnail ?? files.artwork }
+        guard let coverArt = services.coverArt else { return nil }
+        let group = MBID(validating: album.musicBrainzReleaseGroupID)
+        do {
+            guard case .image(let cover) = try await coverArt.frontCover(release: id, releaseGroup: group) else { return nil }
+            return try await cache.store(cover.data, for: id).artwork
+        } catch {
+            Log.notice("no cover for a candidate: \(UserMessage.text(for: error))")
+            return nil
+        }
+    }
+
     /// Deletes converted and pasted photos the queue no longer needs (after a kill, the next
     /// session scans what was left and then deletes it).
     public func removeTemporaryPhotos() {
