@@ -21,6 +21,8 @@ final class HistoryListView {
     /// A failed row's Retry and Remove.
     var onRetry: ((UnscannedPhoto) -> Void)?
     var onRemove: ((UnscannedPhoto) -> Void)?
+    /// The selected position changed (test events).
+    var onSelectionChanged: ((Int?) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -57,6 +59,10 @@ final class HistoryListView {
         scope.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
             self.rows[item] = nil
+        }
+        scope.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            self.onSelectionChanged?(self.selectedPosition)
         }
     }
 

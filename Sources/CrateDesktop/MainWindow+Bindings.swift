@@ -62,7 +62,8 @@ extension MainWindow {
             guard let removed = history.state.value.undoableDeletion, removed.id == id else { return }
             if let position { historyList.select(position: position) }
             var undone = false
-            toasts.show("Deleted scan of “\(removed.album.title)”", button: "_Undo", action: { [weak self] in
+            undoToast?.dismiss()
+            undoToast = toasts.show("Deleted scan of “\(removed.album.title)”", button: "_Undo", action: { [weak self] in
                 undone = true
                 self?.undoDeletion(of: removed)
             }, onDismiss: {
@@ -70,6 +71,14 @@ extension MainWindow {
                 if !undone, history.state.value.undoableDeletion?.id == id { history.commitDeletion() }
             })
         }
+    }
+
+    /// Ctrl+Z: undoes the last history delete while its toast is up.
+    func undoLastDeletion() {
+        guard let entry = history?.state.value.undoableDeletion else { return }
+        undoDeletion(of: entry)
+        undoToast?.dismiss()
+        undoToast = nil
     }
 
     /// Undo of a history delete: the scan comes back, selected where it was.

@@ -32,6 +32,8 @@ final class MainWindow {
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The toast offering to undo the last history delete.
+    var undoToast: ToastHandle?
     /// The scan failure and run summary already shown as toasts (each is shown once).
     var shownScanFailure: ScanState.Phase?
     var shownSummaryRun = 0
@@ -135,6 +137,7 @@ final class MainWindow {
         tokens.append(contentsOf: bindStores(pane: pane))
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
+            historyList.onSelectionChanged = { TestEvents.historySelection($0) }
             pane.candidates.onShown = { [weak self] row in
                 guard let self else { return }
                 TestEvents.reportPoint("candidate-row", of: row, in: self.widget)

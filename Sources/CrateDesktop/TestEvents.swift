@@ -121,6 +121,11 @@ enum TestEvents {
         emit("progress-card-sizes \(sizes.joined(separator: " "))")
     }
 
+    /// `history-selected N` (or `none`) whenever the History selection moves.
+    static func historySelection(_ position: Int?) {
+        emit("history-selected \(position.map(String.init) ?? "none")")
+    }
+
     /// `toast TITLE` for every toast shown.
     static func toast(_ title: String) {
         emit("toast \(title)")

@@ -18,7 +18,9 @@ final class Toasts {
     /// Shows `title` (plain text: photo names come from the user's disk) for `seconds`, with an
     /// optional button that runs `action`.
     /// `onDismiss` runs when the toast goes (timed out, closed, replaced, or after its button).
-    func show(_ title: String, button: String? = nil, seconds: UInt32 = 5, action: (() -> Void)? = nil, onDismiss: (() -> Void)? = nil) {
+    /// Returns the toast (owned by the overlay; `ToastHandle` keeps it alive to dismiss it later).
+    @discardableResult
+    func show(_ title: String, button: String? = nil, seconds: UInt32 = 5, action: (() -> Void)? = nil, onDismiss: (() -> Void)? = nil) -> ToastHandle {
         let toast = adw_toast_new("")!
         // AdwToast titles are markup; escape so a file name like "R&B.jpg" shows as it is.
         let escaped = g_markup_escape_text(title, -1)!
@@ -32,8 +34,30 @@ final class Toasts {
         if let onDismiss {
             GObjectScope.of(widget).connect(UnsafeMutableRawPointer(toast), "dismissed") { onDismiss() }
         }
+        let handle = ToastHandle(toast)
         adw_toast_overlay_add_toast(crate_toast_overlay(widget), toast)
         lastTitle = title
         onShow?(title)
+        return handle
+    }
+}
+
+/// A reference on one toast, so it can be dismissed (Ctrl+Z undid what it offered) after the
+/// overlay let go of it.
+@MainActor
+final class ToastHandle {
+    private let toast: OpaquePointer
+
+    init(_ toast: OpaquePointer) {
+        self.toast = toast
+        g_object_ref(UnsafeMutableRawPointer(toast))
+    }
+
+    func dismiss() {
+        adw_toast_dismiss(crate_toast(UnsafeMutableRawPointer(toast)))
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(toast))
     }
 }
