@@ -149,11 +149,11 @@ public final class AppModel {
     /// A Preferences store whose save rebuilds this model's services.
     public func makePreferences() -> PreferencesStore {
         let preferences = PreferencesStore(environment: environment)
-        preferences.onSaved = { [weak self] settings in
+        preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
+        // A new provider or key: the photos that failed or waited get another try.
+        preferences.onCredentialsChanged = { [weak self] in
             guard let self else { return }
-            self.apply(settings: settings)
-            // A new provider or key: the photos that failed or waited get another try.
-            if settings.provider != .none { Task { await self.retryAllUnscanned() } }
+            Task { await self.retryAllUnscanned() }
         }
         return preferences
     }

@@ -137,4 +137,32 @@ struct FailedScansTests {
         #expect(try database.unscannedPhotos().map(\.name) == ["unknown2.jpg"])
         #expect(try database.batchItems().first?.attempts == 1)
     }
+
+    @Test func savingAKeyRetriesThePhotosThatFailed() async throws {
+        // Given a photo that failed because no provider was set up (tier 0 did not know it)
+        let dir = try TemporaryDirectory()
+        let database = try AppDatabase.inMemory()
+        let (model, _) = model(database, dir: dir)
+        let photo = dir.url.appendingPathComponent("cover.jpg")
+        try FileManager.default.copyItem(at: ImageFixtures.url("photos/cover-00-photo-0.jpg"), to: photo)
+        model.scans.replaceScanner(QueuedScanner(queue: BatchQueue(database: database), scanner: model.services.makeScanPipeline()))
+        model.scan(files: [photo])
+        await model.scans.waitUntilIdle()
+        #expect(try database.unscannedPhotos().map(\.waits) == [false], "no provider: not identified")
+
+        // When Preferences stores a key for a provider (here one that cannot be reached)
+        let preferences = model.makePreferences()
+        preferences.selectProvider(.anthropic)
+        preferences.setEndpoint("http://127.0.0.1:9")
+        preferences.setKey("sk-new")
+        #expect(preferences.save())
+
+        // Then the photo is scanned again at once: now it waits for the network, not failed
+        let retried = await waitFor(timeout: .seconds(10)) {
+            (try? database.unscannedPhotos().map(\.waits)) == [true]
+        }
+        await model.scans.waitUntilIdle()
+        #expect(retried != nil)
+        #expect(try database.unscannedPhotos().first?.reason.contains("could not reach Anthropic") == true)
+    }
 }
