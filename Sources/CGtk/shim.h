@@ -102,6 +102,15 @@ static inline AdwViewSwitcherTitle *crate_view_switcher_title(void *p) { return 
 static inline AdwViewSwitcherBar *crate_view_switcher_bar(void *p) { return (AdwViewSwitcherBar *)p; }
 static inline AdwClamp *crate_clamp(void *p) { return (AdwClamp *)p; }
 static inline AdwToastOverlay *crate_toast_overlay(void *p) { return (AdwToastOverlay *)p; }
+static inline AdwPreferencesWindow *crate_preferences_window(void *p) { return (AdwPreferencesWindow *)p; }
+static inline AdwPreferencesPage *crate_preferences_page(void *p) { return (AdwPreferencesPage *)p; }
+static inline AdwPreferencesGroup *crate_preferences_group(void *p) { return (AdwPreferencesGroup *)p; }
+static inline AdwPreferencesRow *crate_preferences_row(void *p) { return (AdwPreferencesRow *)p; }
+static inline AdwComboRow *crate_combo_row(void *p) { return (AdwComboRow *)p; }
+static inline AdwEntryRow *crate_entry_row(void *p) { return (AdwEntryRow *)p; }
+static inline AdwActionRow *crate_action_row(void *p) { return (AdwActionRow *)p; }
+static inline AdwExpanderRow *crate_expander_row(void *p) { return (AdwExpanderRow *)p; }
+static inline AdwStatusPage *crate_status_page(void *p) { return (AdwStatusPage *)p; }
 static inline AdwToast *crate_toast(void *p) { return (AdwToast *)p; }
 static inline GNetworkMonitor *crate_network_monitor(void *p) { return (GNetworkMonitor *)p; }
 

@@ -19,26 +19,35 @@ extension CrateApplication {
         model.start()
     }
 
-    /// True on a first run: no settings file, no provider from the environment.
+    /// True on a first run: no settings file, no provider from the environment, no key stored
+    /// for any provider. `--welcome` forces it (screenshots).
     var shouldShowFirstRun: Bool {
-        guard !options.isDiagnosticRun || options.showPreferences else { return options.showPreferences }
+        if options.showWelcome { return model != nil }
+        guard !options.isDiagnosticRun, let model else { return false }
         let environment = ProcessInfo.processInfo.environment
+        let keys = model.environment.keys
         return !FileManager.default.fileExists(atPath: paths.settingsURL.path)
-            && (environment["CRATE_PROVIDER"] ?? "").isEmpty && model != nil
+            && (environment["CRATE_PROVIDER"] ?? "").isEmpty
+            && keys.source(for: .anthropic) == .missing && keys.source(for: .openai) == .missing
     }
 
-    func presentPreferences(firstRun: Bool) {
+    func presentPreferences() {
         guard let model else {
             window?.banner.show("Preferences are unavailable until the library opens.", isError: true)
             return
         }
-        let preferences = PreferencesWindow(parent: window?.widget, store: model.makePreferences(), firstRun: firstRun)
+        let preferences = PreferencesWindow(parent: window?.widget, store: model.makePreferences())
         preferencesWindow = preferences
+        if TestEvents.isEnabled {
+            TestEvents.note("preferences shown")
+            GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
+        }
         preferences.present()
     }
 
     func applyLaunchOptions(to window: MainWindow) {
         if let page = options.page { window.showPage(page) }
+        if options.showPreferences { presentPreferences() }
         if options.showDropOverlay { window.dropOverlay.setVisible(true) }
         if let id = options.playAlbumID {
             Task {

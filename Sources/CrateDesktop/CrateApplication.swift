@@ -50,7 +50,7 @@ final class CrateApplication {
         Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
         Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }
         Actions.add(to: app, "shortcuts") { [unowned self] in ShortcutsWindow.present(over: self.window?.widget) }
-        Actions.add(to: app, "preferences") { [unowned self] in self.presentPreferences(firstRun: false) }
+        Actions.add(to: app, "preferences") { [unowned self] in self.presentPreferences() }
         Actions.installAccelerators(on: app)
     }
 
@@ -69,7 +69,7 @@ final class CrateApplication {
             window.showLibraryError(message)
         }
         window.present()
-        if shouldShowFirstRun { presentPreferences(firstRun: true) }
+        if shouldShowFirstRun, let model { window.showWelcome(store: model.makePreferences()) }
         applyLaunchOptions(to: window)
     }
 }

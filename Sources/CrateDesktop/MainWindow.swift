@@ -32,6 +32,8 @@ final class MainWindow {
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The first-run welcome, while it shows.
+    var welcome: WelcomeView?
     /// The toast offering to undo the last history delete.
     var undoToast: ToastHandle?
     /// The scan failure and run summary already shown as toasts (each is shown once).
@@ -160,6 +162,46 @@ final class MainWindow {
         } else if let notice = database.readOnlyNotice {
             banner.show(notice)
         }
+    }
+
+    /// The first-run welcome over the window's content, until a provider is saved or skipped.
+    func showWelcome(store: PreferencesStore) {
+        let view = WelcomeView(store: store)
+        welcome = view
+        gtk_overlay_add_overlay(crate_overlay(overlay), view.widget)
+        // Under the progress card and the drop overlay: a photo dropped now is still scanned.
+        for layer in [progressView.widget, dropOverlay.widget] {
+            g_object_ref(UnsafeMutableRawPointer(layer))
+            gtk_overlay_remove_overlay(crate_overlay(overlay), layer)
+            gtk_overlay_add_overlay(crate_overlay(overlay), layer)
+            g_object_unref(UnsafeMutableRawPointer(layer))
+        }
+        view.onDone = { [weak self] in self?.closeWelcome() }
+        if TestEvents.isEnabled {
+            TestEvents.note("welcome shown")
+            TestEvents.reportPoint("welcome-key", of: view.keyField, in: widget)
+            TestEvents.reportPoint("welcome-test", of: view.testConnectionButton, in: widget)
+            TestEvents.reportPoint("welcome-save", of: view.saveButton, in: widget)
+            var last: ConnectionTest?
+            view.onConnection = { state in
+                guard state != last else { return }
+                last = state
+                switch state {
+                case .untested: break
+                case .testing: TestEvents.note("connection testing")
+                case .succeeded: TestEvents.note("connection succeeded")
+                case .failed(let text): TestEvents.note("connection failed \(text)")
+                }
+            }
+        }
+    }
+
+    func closeWelcome() {
+        guard let welcome else { return }
+        gtk_overlay_remove_overlay(crate_overlay(overlay), welcome.widget)
+        self.welcome = nil
+        grid.focus()
+        if TestEvents.isEnabled { TestEvents.note("welcome closed") }
     }
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).

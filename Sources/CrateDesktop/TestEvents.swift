@@ -126,6 +126,11 @@ enum TestEvents {
         emit("history-selected \(position.map(String.init) ?? "none")")
     }
 
+    /// A free-form event line.
+    static func note(_ line: String) {
+        emit(line)
+    }
+
     /// `toast TITLE` for every toast shown.
     static func toast(_ title: String) {
         emit("toast \(title)")

@@ -176,10 +176,15 @@ public final class PreferencesStore {
             return
         }
         let kind = current.provider
-        guard let endpoint = kind.endpointKeyPath == nil ? nil : Self.endpointURL(current.endpoint) else {
+        guard let keyPath = kind.endpointKeyPath, let typedEndpoint = Self.endpointURL(current.endpoint) else {
             state.update { $0.connection = .failed("The endpoint must be an http:// or https:// address.") }
             return
         }
+        // The endpoint this session would really use: a `CRATE_*_URL` override wins, as it does
+        // for scans.
+        var candidate = saved
+        candidate.endpoints[keyPath: keyPath] = typedEndpoint
+        let endpoint = ((try? candidate.applyingOverrides(from: environment.variables)) ?? candidate).endpoints[keyPath: keyPath]
         let typed = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
         let key = typed.isEmpty ? environment.keys.key(for: kind) : typed
         if kind.needsKey, key == nil {
