@@ -21,6 +21,16 @@ final class AlbumDetailPane {
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
     private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []
+    /// What plays now (the Play button turns into Pause for the shown album; the track list marks
+    /// the playing track).
+    private var playback = PlaybackState()
+    /// "Playback is simulated": shown while the log-backed stand-in player is in use.
+    private let simulatedLabel: UnsafeMutablePointer<GtkWidget>
+    /// Pause / resume the album playing now.
+    var onToggle: (() -> Void)?
+    /// The Play button's icon changed (test events).
+    var onPlayIcon: ((String) -> Void)?
+    private var playIcon = "media-playback-start-symbolic"
 
     init(store: AlbumDetailStore) {
         self.store = store
@@ -51,7 +61,10 @@ final class AlbumDetailPane {
         let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(stack, tracks.widget)
         Gtk.append(stack, review.widget)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, stack] {
+        simulatedLabel = Gtk.label("Playback is simulated: Crate logs what would play, without sound.", classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
+        Gtk.wrap(simulatedLabel)
+        gtk_widget_set_visible(simulatedLabel, 0)
+        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -75,8 +88,14 @@ final class AlbumDetailPane {
         showTab("tracks")
         scope.connect(self.playAlbumButton, "clicked") { [weak self] in
             guard let self, let id = self.store.state.value.album?.id else { return }
-            self.onPlay?(id, nil)
+            // The album playing (or paused) now: the button pauses or resumes it.
+            if self.playback.nowPlayingAlbum?.id == id, self.playback.status != .stopped {
+                self.onToggle?()
+            } else {
+                self.onPlay?(id, nil)
+            }
         }
+        tracks.onToggle = { [weak self] in self?.onToggle?() }
 
         tracks.onPlay = { [weak self] index in
             guard let self, let id = self.store.state.value.album?.id else { return }
@@ -89,6 +108,36 @@ final class AlbumDetailPane {
         store.state.subscribe(initial: true) { [weak self] state in
             self?.render(state)
         }.store(in: &tokens)
+    }
+
+    /// Playback changed: Play/Pause, the playing track.
+    func setPlayback(_ state: PlaybackState, simulated: Bool) {
+        playback = state
+        gtk_widget_set_visible(simulatedLabel, simulated ? 1 : 0)
+        renderPlayback()
+    }
+
+    private func renderPlayback() {
+        let state = store.state.value
+        let thisAlbum = state.album?.id != nil && playback.nowPlayingAlbum?.id == state.album?.id && playback.status != .stopped
+        let playing = thisAlbum && playback.status == .playing
+        let icon = playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
+        let tip = playing ? "Pause" : (thisAlbum ? "Resume" : "Play the album")
+        gtk_button_set_icon_name(crate_button(playAlbumButton), icon)
+        gtk_widget_set_tooltip_text(playAlbumButton, tip)
+        Gtk.setAccessibleLabel(playAlbumButton, tip)
+        if icon != playIcon {
+            playIcon = icon
+            onPlayIcon?(icon)
+        }
+        let nowPlaying = thisAlbum ? playback.nowPlayingTrack?.id.map { TrackListView.NowPlaying(trackID: $0, isPlaying: playing) } : nil
+        tracks.show(state.tracks, keyTracks: state.keyTrackIDs, nowPlaying: nowPlaying)
+    }
+
+    /// The track list's marks (test events).
+    var onTracksMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)? {
+        get { tracks.onMarked }
+        set { tracks.onMarked = newValue }
     }
 
     /// "tracks" or "review".
@@ -112,7 +161,7 @@ final class AlbumDetailPane {
         Gtk.setText(artistLabel, album.artist)
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)
-        tracks.show(state.tracks)
         review.show(state.review, canGenerate: store.canGenerateReviews)
+        renderPlayback()
     }
 }

@@ -13,7 +13,8 @@ extension CrateApplication {
         self.model = model
         if let problem = model.settingsProblem { window.banner.show(problem, isError: true) }
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
-        window.attachPlayback(model.playback)
+        // The log-backed stand-in makes no sound: the pane says so while it is in use.
+        window.attachPlayback(model.playback, simulated: (player as any Player) is LogPlayer)
         window.attachScanning(model.scans, model: model)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()

@@ -4,7 +4,8 @@ import CrateCore
 /// Playback from the window: the `player.*` actions, their keys, the bar, and play buttons in
 /// the grid, the detail pane and the track list.
 extension MainWindow {
-    func attachPlayback(_ store: PlaybackStore) {
+    /// `simulated`: the player is the log-backed stand-in (no sound); the pane says so.
+    func attachPlayback(_ store: PlaybackStore, simulated: Bool = false) {
         playback = store
         let bar = PlaybackBar(store: store)
         playbackBar = bar
@@ -29,6 +30,14 @@ extension MainWindow {
 
         grid.onPlay = { [weak self] id in self?.play(albumID: id, track: nil) }
         detailPane?.onPlay = { [weak self] id, track in self?.play(albumID: id, track: track) }
+        detailPane?.onToggle = { [weak store] in Task { await store?.togglePlay() } }
+        // What plays now is marked in the grid, the pane and the track list.
+        store.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.detailPane?.setPlayback(state, simulated: simulated)
+            let id = state.status == .stopped ? nil : state.nowPlayingAlbum?.id
+            self.grid.setNowPlaying(albumID: id, playing: state.status == .playing)
+        }.store(in: &tokens)
     }
 
     /// Plays an album (optionally from a track); the albums after it in the grid follow.

@@ -140,6 +140,12 @@ final class MainWindow {
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
             historyList.onSelectionChanged = { TestEvents.historySelection($0) }
+            grid.onNowPlaying = { TestEvents.note("grid-now-playing \($0.map(String.init) ?? "none")") }
+            pane.onPlayIcon = { [weak self] icon in
+                TestEvents.note("pane-play-icon \(icon)")
+                if let self { TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: self.widget) }
+            }
+            pane.onTracksMarked = { playing, keys in TestEvents.note("tracks-marked playing=\(playing.map(String.init) ?? "none") key=\(keys)") }
             pane.candidates.onShown = { [weak self] row in
                 guard let self else { return }
                 TestEvents.reportPoint("candidate-row", of: row, in: self.widget)
