@@ -52,6 +52,10 @@ public enum TagReadProblem: String, Error, Equatable, Sendable, Codable {
     }
 }
 
+extension TagReadProblem: LocalizedError {
+    public var errorDescription: String? { message }
+}
+
 /// Reads tags with TagLib (through the `CTagLib` wrapper). Thread-safe: each call opens its file.
 public enum TagReader {
     /// Reads `path` (a `PathBytes` string: non-UTF-8 names keep their bytes).
