@@ -2,6 +2,7 @@
 #define CRATE_CGSTREAMER_SHIM_H
 
 #include <gst/gst.h>
+#include <gst/pbutils/pbutils.h>
 #include <string.h>
 
 /// GStreamer macros, casts and variadic setters that Swift cannot call.
