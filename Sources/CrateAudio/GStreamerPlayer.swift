@@ -99,6 +99,10 @@ public final class GStreamerPlayer: Player {
         setState(GST_STATE_READY)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
+        pendingSeekMs = nil
+        missingPlugin = nil
+        // A new queue starts without the last one's problem.
+        state.update { $0.problem = nil }
         record(command: "load", entryIndex: index)
         transition(status: .stopped, index: index, positionMs: 0)
     }

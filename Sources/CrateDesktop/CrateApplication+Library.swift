@@ -18,6 +18,11 @@ extension CrateApplication {
         if let playerProblem { window.banner.show(playerProblem, isError: true) }
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
         window.attachPlayback(model.playback)
+        let mpris = MprisService(store: model.playback, artworkDirectory: TextureCache.artworkDirectory)
+        mpris.onRaise = { [weak window] in window?.present() }
+        mpris.onQuit = { [unowned self] in self.quit(status: 0) }
+        mpris.start()
+        self.mpris = mpris
         window.attachScanning(model.scans, model: model)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()

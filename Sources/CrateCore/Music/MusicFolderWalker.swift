@@ -56,33 +56,42 @@ public enum MusicFolderWalker {
             walk.unreadableDirectories.append((PathBytes.string(from: directory), FileProblem.from(errno: errno, path: PathBytes.string(from: directory)).message))
             return
         }
-        var subdirectories: [([UInt8], stat)] = []
-        var names: [[UInt8]] = []
+        defer { closedir(handle) }
+        let descriptor = dirfd(handle)
+        var entries: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(handle) {
+            let type = entry.pointee.d_type
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 let length = bytes.firstIndex(of: 0) ?? bytes.count
                 return Array(bytes[0..<length])
             }
-            if name == [46] || name == [46, 46] || name.first == 46 { continue } // ".", "..", hidden
-            names.append(name)
+            if name.first == 46 { continue } // ".", "..", hidden files and folders
+            entries.append((name, type))
         }
-        closedir(handle)
-        names.sort { $0.lexicographicallyPrecedes($1) }
-        for name in names {
-            var path = directory
-            if path.last != 47 { path.append(47) }
-            path.append(contentsOf: name)
+        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        var subdirectories: [([UInt8], stat)] = []
+        var prefix = directory
+        if prefix.last != 47 { prefix.append(47) }
+        for (name, type) in entries {
+            // A regular file that is neither audio nor a playlist needs no stat (most cover images).
+            let fileKind = kind(of: name)
+            if type == UInt8(DT_REG), fileKind == nil { continue }
             var entryInfo = stat()
-            // stat follows symbolic links: a link to a folder is walked, a dangling link is skipped.
-            guard stat(cString(path), &entryInfo) == 0 else { continue }
+            // fstatat follows symbolic links: a link to a folder is walked, a dangling link is skipped.
+            let statted = name.withUnsafeBufferPointer { buffer -> Bool in
+                var cName = buffer.map { CChar(bitPattern: $0) }
+                cName.append(0)
+                return fstatat(descriptor, cName, &entryInfo, 0) == 0
+            }
+            guard statted else { continue }
             switch entryInfo.st_mode & S_IFMT {
             case S_IFDIR:
-                subdirectories.append((path, entryInfo))
+                subdirectories.append((prefix + name, entryInfo))
             case S_IFREG:
-                guard let kind = kind(of: name) else { continue }
+                guard let fileKind else { continue }
                 let mtime = Int64(entryInfo.st_mtim.tv_sec) * 1_000_000_000 + Int64(entryInfo.st_mtim.tv_nsec)
-                walk.files.append(FoundFile(path: PathBytes.string(from: path), kind: kind, mtimeNs: mtime, size: Int64(entryInfo.st_size)))
+                walk.files.append(FoundFile(path: PathBytes.string(from: prefix + name), kind: fileKind, mtimeNs: mtime, size: Int64(entryInfo.st_size)))
             default:
                 continue
             }

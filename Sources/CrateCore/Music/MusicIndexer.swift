@@ -64,10 +64,7 @@ public enum MusicIndexer {
         report.tracks = counts.tracks
         report.unreadable = counts.unreadable
         report.albums = counts.albums
-        let matches = try AlbumMatcher.matchAll(database: database)
-        report.matched = matches.filter { if case .matched = $0.match { return true } else { return false } }.count
-        report.ambiguous = matches.filter { if case .ambiguous = $0.match { return true } else { return false } }.count
-        report.unmatched = matches.count - report.matched - report.ambiguous
+        (report.matched, report.ambiguous, report.unmatched) = try database.musicMatchCounts()
         return report
     }
 

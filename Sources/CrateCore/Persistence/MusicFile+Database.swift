@@ -87,3 +87,31 @@ extension AppDatabase {
         try writer.read { db in try Album.order(Column("id")).fetchAll(db) }
     }
 }
+
+extension AppDatabase {
+    /// How many crate albums have exactly one album on disk, several, or none: the same rules as
+    /// `AlbumMatcher` (release id, then release-group id, then name key; readable files only),
+    /// answered with indexed queries so a scan with nothing new does not load every file.
+    public func musicMatchCounts() throws -> (matched: Int, ambiguous: Int, unmatched: Int) {
+        try writer.read { db in
+            var matched = 0, ambiguous = 0, unmatched = 0
+            func groups(_ column: String, _ value: String) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT groupKey) FROM music_file WHERE status = 'ok' AND \(column) = ?",
+                                 arguments: [value]) ?? 0
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT mbReleaseId, mbReleaseGroupId, title, artist FROM album")
+            while let row = try rows.next() {
+                var count = 0
+                if let release: String = row[0] { count = try groups("mbAlbumId", release.lowercased()) }
+                if count == 0, let group: String = row[1] { count = try groups("mbReleaseGroupId", group.lowercased()) }
+                if count == 0 { count = try groups("albumKey", AlbumNameKey.key(artist: row[3], title: row[2])) }
+                switch count {
+                case 0: unmatched += 1
+                case 1: matched += 1
+                default: ambiguous += 1
+                }
+            }
+            return (matched, ambiguous, unmatched)
+        }
+    }
+}
