@@ -40,10 +40,23 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // TagLib's C++ API behind a C interface: the C binding has no property map (album artist,
+        // disc number, MusicBrainz ids). docs/decisions/0011-tag-reading-with-taglib.md
+        .target(
+            name: "CTagLib",
+            linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]
+        ),
+        // System library: GStreamer, used only by CrateAudio (the real player).
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
         .target(
             name: "CrateCore",
             dependencies: [
                 "CJpeg",
+                "CTagLib",
                 "CHamming",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -56,10 +69,16 @@ let package = Package(
             name: "CrateLive",
             dependencies: ["CrateCore", "CSecret"]
         ),
+        // The GStreamer player behind the `Player` protocol (window and CLI).
+        .target(
+            name: "CrateAudio",
+            dependencies: ["CrateCore", "CGStreamer"]
+        ),
         .target(
             name: "CrateCLI",
             dependencies: [
                 "CrateCore",
+                "CrateAudio",
                 "CrateLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -70,11 +89,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "crate-bench",
-            dependencies: ["CrateCore"]
+            dependencies: ["CrateCore", "CrateAudio"]
         ),
         .executableTarget(
             name: "CrateDesktop",
-            dependencies: ["CrateCore", "CrateLive", "CGtk"]
+            dependencies: ["CrateCore", "CrateLive", "CrateAudio", "CGtk"]
         ),
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.
         .target(
@@ -95,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore", "CrateTestSupport"]
+            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport"]
         ),
         .testTarget(
             name: "CrateCLITests",

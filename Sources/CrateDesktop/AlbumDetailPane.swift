@@ -10,6 +10,9 @@ final class AlbumDetailPane {
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let subtitleLabel: UnsafeMutablePointer<GtkWidget>
+    /// "Not in your music folder" under the play button, for the album shown.
+    private let playbackNote: UnsafeMutablePointer<GtkWidget>
+    private var playbackNoteAlbumID: Int64?
     private let tracks = TrackListView()
     private let review = ReviewView()
     let candidates = CandidateList()
@@ -38,6 +41,8 @@ final class AlbumDetailPane {
         artistLabel = Gtk.label("", classes: ["title-3", "detail-artist"], xalign: 0.5)
         titleLabel = Gtk.label("", classes: ["title-1", "detail-title"], xalign: 0.5)
         subtitleLabel = Gtk.label("", classes: ["dim-label"], xalign: 0.5)
+        playbackNote = Gtk.label("", classes: ["dim-label", "detail-playback-note"], xalign: 0.5)
+        gtk_widget_set_visible(playbackNote, 0)
         for label in [artistLabel, titleLabel, subtitleLabel] {
             gtk_label_set_wrap(crate_label(label), 1)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
@@ -64,7 +69,7 @@ final class AlbumDetailPane {
         simulatedLabel = Gtk.label("Playback is simulated: Crate logs what would play, without sound.", classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
         Gtk.wrap(simulatedLabel)
         gtk_widget_set_visible(simulatedLabel, 0)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, simulatedLabel, stack] {
+        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -147,7 +152,15 @@ final class AlbumDetailPane {
         gtk_widget_set_visible(review.widget, name == "review" ? 1 : 0)
     }
 
+    /// Shows why an album cannot play (nil hides it); kept only while that album is shown.
+    func showPlaybackNote(_ text: String?, albumID: Int64?) {
+        playbackNoteAlbumID = text == nil ? nil : albumID
+        Gtk.setText(playbackNote, text ?? "")
+        gtk_widget_set_visible(playbackNote, text == nil || albumID != store.state.value.album?.id ? 0 : 1)
+    }
+
     private func render(_ state: AlbumDetailState) {
+        if state.album?.id != playbackNoteAlbumID { gtk_widget_set_visible(playbackNote, 0) }
         guard let album = state.album else {
             gtk_widget_set_visible(widget, 0)
             return

@@ -12,6 +12,8 @@ final class CrateApplication {
     var model: AppModel?
     let paths = CratePaths()
     var preferencesWindow: PreferencesWindow?
+    /// Media keys and GNOME Shell's controls (MPRIS 2 on the session bus).
+    var mpris: MprisService?
     private(set) var exitStatus: Int32 = 0
 
     init(options: LaunchOptions) {

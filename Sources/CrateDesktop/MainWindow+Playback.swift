@@ -23,8 +23,13 @@ extension MainWindow {
 
         // "No track list for this album" and other playback problems slide in like scan errors.
         var lastMessage: String?
+        let notInFolder = AudioPlaybackError.notInMusicFolder(albumID: 0).message
         store.state.subscribe { [weak self] state in
-            if let message = state.message, message != lastMessage { self?.errorBanner.show(message) }
+            if let message = state.message, message != lastMessage {
+                self?.errorBanner.show(message)
+                // An album with no files says so where the user pressed Play, too.
+                if message == notInFolder { self?.detailPane?.showPlaybackNote(message, albumID: self?.lastPlayedAlbumID) }
+            }
             lastMessage = state.message
         }.store(in: &tokens)
 
@@ -43,6 +48,8 @@ extension MainWindow {
     /// Plays an album (optionally from a track); the albums after it in the grid follow.
     func play(albumID: Int64, track: Int?) {
         guard let playback else { return }
+        lastPlayedAlbumID = albumID
+        detailPane?.showPlaybackNote(nil, albumID: nil)
         let order = library?.state.value.albums.map(\.id) ?? []
         let grid = GridContext(albumIDs: order, tapped: albumID) ?? .single(albumID)
         Task {

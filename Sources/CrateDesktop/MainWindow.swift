@@ -51,6 +51,8 @@ final class MainWindow {
     var history: HistoryStore?
     var detail: AlbumDetailStore?
     var playback: PlaybackStore?
+    /// The album the user last asked to play (for "Not in your music folder" in the detail pane).
+    var lastPlayedAlbumID: Int64?
     var playbackBar: PlaybackBar?
     let contentBox: UnsafeMutablePointer<GtkWidget>
     var detailPane: AlbumDetailPane?

@@ -5,6 +5,9 @@ import Foundation
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
+///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
+///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
+///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -163,8 +166,22 @@ do {
         try benchLibrary(dataDirectory: arguments.count > 1 ? arguments[1] : ".", runs: 5)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
+    case "music-index":
+        var count = 10_000, runs = 5
+        var crate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("crate").path
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--files", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--crate", let path = rest.popFirst() { crate = path }
+        }
+        try benchIndex(count: count, runs: runs, crate: crate)
+    case "tags":
+        try benchTagReaders(count: arguments.count > 1 ? Int(arguments[1]) ?? 1_000 : 1_000)
+    case "gap":
+        try await benchGap(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS]")
         exit(64)
     }
 } catch let error as ImageError {

@@ -200,6 +200,32 @@ extension AppDatabase {
             }
         }
 
+        // The music folder index: one row per audio file, kept up to date by mtime + size, with what
+        // its tags (or folder names) say; unreadable files are rows too, so they are reported.
+        migrator.registerMigration("v11-music-folder-index") { db in
+            try db.create(table: "music_file") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull().unique()
+                t.column("mtimeNs", .integer).notNull()
+                t.column("size", .integer).notNull()
+                t.column("status", .text).notNull()
+                t.column("problem", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text)
+                t.column("albumArtist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("disc", .integer).notNull()
+                t.column("track", .integer)
+                t.column("durationMs", .integer)
+                t.column("mbAlbumId", .text).indexed()
+                t.column("mbReleaseGroupId", .text).indexed()
+                t.column("mbTrackId", .text)
+                t.column("albumKey", .text).notNull().indexed()
+                t.column("groupKey", .text).notNull().indexed()
+                t.column("tagged", .boolean).notNull()
+            }
+        }
+
         return migrator
     }()
 }

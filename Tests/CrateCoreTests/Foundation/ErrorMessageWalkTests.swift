@@ -190,6 +190,29 @@ struct ErrorMessageWalkTests {
             case .trackListFailed: 6
             }
         },
+        Walk([AudioPlaybackError.notInMusicFolder(albumID: 7), .ambiguousFiles(albumID: 7, folders: ["/music/A/B", "/music/copy/A/B"]),
+              .missingPlugin(format: "AAC", package: "gstreamer1.0-libav"), .fileMissing(path: "/music/A/B/01.flac"),
+              .unreadableFile(path: "/music/A/B/02.flac"), .noAudioOutput, .invalidSink("nosuchsink"), .playerUnavailable,
+              .playbackFailed(path: "/music/A/B/03.flac")], cases: 9) {
+            switch $0 {
+            case .notInMusicFolder: 0
+            case .ambiguousFiles: 1
+            case .missingPlugin: 2
+            case .fileMissing: 3
+            case .unreadableFile: 4
+            case .noAudioOutput: 5
+            case .invalidSink: 6
+            case .playerUnavailable: 7
+            case .playbackFailed: 8
+            }
+        },
+        Walk([TagReadProblem.empty, .unreadable, .noAudio], cases: 3) {
+            switch $0 {
+            case .empty: 0
+            case .unreadable: 1
+            case .noAudio: 2
+            }
+        },
         Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg")], cases: 2) {
             switch $0 {
             case .notPending: 0
@@ -240,7 +263,8 @@ struct ErrorMessageWalkTests {
     ]
 
     /// The product's banner texts, shown as headlines without a full stop.
-    static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message]
+    static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message,
+                                                AudioPlaybackError.notInMusicFolder(albumID: 1).message]
 
     /// What the user must never read.
     static func problems(in text: String) -> [String] {
