@@ -82,16 +82,25 @@ public final class ListenBrainzClient: Sendable {
     /// The release (and its group) of each recording, `metadataBatchSize` recordings per request:
     /// never one request per recording.
     public func releases(ofRecordings recordings: [MBID]) async throws -> [MBID: ListenBrainzReleaseGroup] {
-        var found: [MBID: ListenBrainzReleaseGroup] = [:]
         var seen = Set<MBID>()
         let unique = recordings.filter { seen.insert($0).inserted }
-        for start in stride(from: 0, to: unique.count, by: Self.metadataBatchSize) {
-            let batch = unique[start..<min(start + Self.metadataBatchSize, unique.count)]
-            let body = try await get("metadata/recording/", query: ["recording_mbids": batch.map(\.rawValue).joined(separator: ","), "inc": "artist release"], user: nil)
-            guard let body else { continue }
-            found.merge(try decode(LBRecordingMetadata.self, body, what: "recording metadata").releases) { a, _ in a }
+        let batches = stride(from: 0, to: unique.count, by: Self.metadataBatchSize).map {
+            Array(unique[$0..<min($0 + Self.metadataBatchSize, unique.count)])
         }
-        return found
+        // The batches go side by side (a wall waits for the slowest, not for their sum); the
+        // rate-limit headers still pace them.
+        return try await withThrowingTaskGroup(of: [MBID: ListenBrainzReleaseGroup].self) { group in
+            for batch in batches {
+                group.addTask {
+                    let body = try await self.get("metadata/recording/", query: ["recording_mbids": batch.map(\.rawValue).joined(separator: ","), "inc": "artist release"], user: nil)
+                    guard let body else { return [:] }
+                    return try self.decode(LBRecordingMetadata.self, body, what: "recording metadata").releases
+                }
+            }
+            var found: [MBID: ListenBrainzReleaseGroup] = [:]
+            for try await part in group { found.merge(part) { a, _ in a } }
+            return found
+        }
     }
 
     /// Recording feedback: 1 love, -1 hate, 0 removes it. Needs the token.

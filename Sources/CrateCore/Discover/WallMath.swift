@@ -39,35 +39,52 @@ public enum WallMath {
     }
 
     /// Interleaves the buckets so each signal is spread evenly in proportion to its size
-    /// (smooth weighted round robin), never in a run longer than `forcedRun` allows. Each
-    /// bucket's own order is kept.
+    /// (smooth weighted round robin), never in a run longer than `forcedRun` allows: a pick that
+    /// would leave the rest impossible to place within that bound is passed over for the next
+    /// best. Each bucket's own order is kept.
     public static func interleave<Item>(_ buckets: [(WallSignal, [Item])]) -> [Item] {
-        var queues = buckets.filter { !$0.1.isEmpty }
-        let weights = queues.map { $0.1.count }
-        let bound = max(1, forcedRun(Dictionary(uniqueKeysWithValues: queues.map { ($0.0, $0.1.count) })))
+        let queues = buckets.filter { !$0.1.isEmpty }.map(\.1)
+        let weights = queues.map(\.count)
+        var remaining = weights
+        let bound = max(1, forcedRun(Dictionary(uniqueKeysWithValues: weights.enumerated().map { ($0.offset, $0.element) })))
         var current = Array(repeating: 0, count: queues.count)
-        var next = Array(repeating: 0, count: queues.count)
         var result: [Item] = []
         var last = -1
         var run = 0
         let total = weights.reduce(0, +)
         while result.count < total {
-            let open = queues.indices.filter { next[$0] < queues[$0].1.count }
+            let open = queues.indices.filter { remaining[$0] > 0 }
             var sum = 0
             for i in open {
                 current[i] += weights[i]
                 sum += weights[i]
             }
-            let allowed = open.filter { !($0 == last && run >= bound) }
-            let pool = allowed.isEmpty ? open : allowed
-            let pick = pool.max { a, b in current[a] != current[b] ? current[a] < current[b] : a > b }!
+            let ranked = open.sorted { a, b in current[a] != current[b] ? current[a] > current[b] : a < b }
+            let pick = ranked.first { candidate in
+                let nextRun = candidate == last ? run + 1 : 1
+                guard nextRun <= bound else { return false }
+                remaining[candidate] -= 1
+                defer { remaining[candidate] += 1 }
+                return feasible(remaining, last: candidate, run: nextRun, bound: bound)
+            } ?? ranked[0]
             current[pick] -= sum
-            result.append(queues[pick].1[next[pick]])
-            next[pick] += 1
+            result.append(queues[pick][weights[pick] - remaining[pick]])
+            remaining[pick] -= 1
             run = pick == last ? run + 1 : 1
             last = pick
         }
-        queues.removeAll()
         return result
+    }
+
+    /// Whether `remaining` can still be placed with no run above `bound`, after a run of `run`
+    /// of `last`: each signal needs enough others to separate its blocks of `bound`.
+    static func feasible(_ remaining: [Int], last: Int, run: Int, bound: Int) -> Bool {
+        let total = remaining.reduce(0, +)
+        for (i, count) in remaining.enumerated() where count > 0 {
+            let others = total - count
+            let capacity = i == last ? (bound - run) + bound * others : bound * (others + 1)
+            if count > capacity { return false }
+        }
+        return true
     }
 }

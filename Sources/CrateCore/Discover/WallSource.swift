@@ -172,7 +172,7 @@ public struct NewReleasesSource: WallSource {
         return Array(items.dropFirst(request.count * request.page))
     }
 
-    static func rank(_ type: String?) -> Int {
+    public static func rank(_ type: String?) -> Int {
         switch type?.lowercased() {
         case "album": return 0
         case "ep": return 1
