@@ -92,6 +92,13 @@ public enum ListenBrainzFixtures {
         return #"{"release-count":1,"release-offset":0,"releases":[{"id":"\#(mbid(0xe2, Int(group.suffix(12), radix: 16) ?? 0))","title":"Album","status":"Official","media":[{"position":1,"format":"CD","track-count":\#(tracks),"tracks":[\#(items.joined(separator: ","))]}]}]}"#
     }
 
+    /// `GET /ws/2/release/{id}?inc=recordings…`: a lookup whose `tracks` recordings are derived from the id.
+    public static func releaseLookup(release: String, tracks: Int) -> String {
+        let n = Int(release.suffix(12), radix: 16) ?? 0
+        let items = (0..<tracks).map { #"{"id":"\#(mbid(0xe3, $0))","number":"\#($0 + 1)","position":\#($0 + 1),"title":"Track \#($0 + 1)","length":200000,"recording":{"id":"\#(mbid(0xe4, ($0 + 1) + n * 100))","title":"Track \#($0 + 1)"}}"# }
+        return #"{"id":"\#(release)","title":"Album","status":"Official","artist-credit":[{"name":"Artist"}],"release-group":{"id":"\#(mbid(0xe5, n))","primary-type":"Album","title":"Album"},"media":[{"position":1,"format":"CD","track-count":\#(tracks),"tracks":[\#(items.joined(separator: ","))]}]}"#
+    }
+
     public static let badToken = #"{"code":401,"error":"You need to provide an Authorization header."}"#
     public static let notFoundUser = #"{"code":404,"error":"Cannot find user: nobody"}"#
     public static let tooManyRequests = "You have exceeded your rate limit. See the X-RateLimit-* response headers for more information."
@@ -156,6 +163,9 @@ public enum ListenBrainzWorld {
             let limit = min(Int(request.queryItem("limit") ?? "25") ?? 25, 100)
             let offset = Int(request.queryItem("offset") ?? "0") ?? 0
             return .json(ListenBrainzFixtures.releaseGroupSearch(namespace: WallNamespace.wildCard, count: limit, offset: offset), delay: latency)
+        }
+        server.route("/ws/2/release/*") { request in
+            .json(ListenBrainzFixtures.releaseLookup(release: String(request.path.dropFirst("/ws/2/release/".count)), tracks: 3), delay: latency)
         }
         server.route("/ws/2/release") { request in
             guard let group = request.queryItem("release-group") else { return .notFound }

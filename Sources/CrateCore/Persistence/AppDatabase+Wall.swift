@@ -198,6 +198,14 @@ extension AppDatabase {
         }
     }
 
+    /// Makes every waiting row due now (the user asked to retry; `crate feedback send --now`).
+    public func makeFeedbackDue() throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "UPDATE feedback_outbox SET nextAttemptAt = 0 WHERE state = 'pending'")
+        }
+    }
+
     /// Counts per state, with the newest unsent row's error.
     public func feedbackStatus() throws -> FeedbackStatus {
         try reader.read { db in
