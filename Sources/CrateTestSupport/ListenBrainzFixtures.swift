@@ -94,7 +94,8 @@ public enum ListenBrainzFixtures {
 
     /// `GET /ws/2/release/{id}?inc=recordings…`: a lookup whose `tracks` recordings are derived from the id.
     public static func releaseLookup(release: String, tracks: Int) -> String {
-        let n = Int(release.suffix(12), radix: 16) ?? 0
+        // Distinct per release: the namespace and the number of the id.
+        let n = (Int(release.prefix(8), radix: 16) ?? 0) * 10_000 + (Int(release.suffix(12), radix: 16) ?? 0)
         let items = (0..<tracks).map { #"{"id":"\#(mbid(0xe3, $0))","number":"\#($0 + 1)","position":\#($0 + 1),"title":"Track \#($0 + 1)","length":200000,"recording":{"id":"\#(mbid(0xe4, ($0 + 1) + n * 100))","title":"Track \#($0 + 1)"}}"# }
         return #"{"id":"\#(release)","title":"Album","status":"Official","artist-credit":[{"name":"Artist"}],"release-group":{"id":"\#(mbid(0xe5, n))","primary-type":"Album","title":"Album"},"media":[{"position":1,"format":"CD","track-count":\#(tracks),"tracks":[\#(items.joined(separator: ","))]}]}"#
     }

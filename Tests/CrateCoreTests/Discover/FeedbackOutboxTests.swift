@@ -101,7 +101,7 @@ struct FeedbackOutboxTests {
         // that is gone).
         let dead = BatchLeaseOwner(host: BatchLeaseOwner().host, processID: 999_999, startTime: 1)
         let item = try #require(try db.claimFeedback(owner: dead))
-        let recordings = try (1...3).map { try MBID(ListenBrainzFixtures.mbid(0xe4, $0 + 3 * 100)) }
+        let recordings = try (1...3).map { try MBID(ListenBrainzFixtures.mbid(0xe4, $0 + (0x78 * 10_000 + 3) * 100)) }
         #expect(try db.recordFeedbackProgress(id: item.id, recordings: recordings, sent: [recordings[0]], owner: dead))
 
         _ = await FeedbackSender(database: db, listenBrainz: world.listenBrainz(), musicBrainz: world.musicBrainz()).run()
