@@ -70,7 +70,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "crate-bench",
-            dependencies: ["CrateCore"]
+            // The loopback fixture server stands in for ListenBrainz and MusicBrainz in `wall`.
+            dependencies: ["CrateCore", "CrateTestSupport"]
         ),
         .executableTarget(
             name: "CrateDesktop",

@@ -5,6 +5,7 @@ import Foundation
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
+///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -161,10 +162,19 @@ do {
         try benchTier0(albums: albums, runs: runs, fixtures: "Tests/Fixtures/images")
     case "library":
         try benchLibrary(dataDirectory: arguments.count > 1 ? arguments[1] : ".", runs: 5)
+    case "wall":
+        var runs = 5
+        var latency = 0.4
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--latency", let n = rest.popFirst().flatMap({ Double($0) }) { latency = n }
+        }
+        try await benchWall(runs: runs, latency: latency)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench wall [--runs N] [--latency S]")
         exit(64)
     }
 } catch let error as ImageError {
