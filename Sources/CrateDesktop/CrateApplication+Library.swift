@@ -15,6 +15,7 @@ extension CrateApplication {
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
         window.attachPlayback(model.playback)
         window.attachScanning(model.scans, model: model)
+        window.wallPage.attach(model.wall)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }
