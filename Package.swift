@@ -89,7 +89,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "crate-bench",
-            dependencies: ["CrateCore", "CrateAudio"]
+            // The loopback fixture server stands in for ListenBrainz and MusicBrainz in `wall`.
+            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport"]
         ),
         .executableTarget(
             name: "CrateDesktop",

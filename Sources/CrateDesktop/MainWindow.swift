@@ -12,6 +12,8 @@ final class MainWindow {
     private(set) var toasts: Toasts!
     let grid = AlbumGridView()
     let historyList = HistoryListView()
+    /// The Crate Wall, the first page.
+    let wallPage = WallPage()
     let overlay: UnsafeMutablePointer<GtkWidget>
     let dropOverlay = DropOverlay()
     let progressView = ScanProgressView()
@@ -78,10 +80,14 @@ final class MainWindow {
 
         browser = CrateBrowser(grid: crateStack)
         mainStack = adw_view_stack_new()!
+        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallPage.widget, "wall", "Wall")
+        adw_view_stack_page_set_icon_name(wall, "view-grid-symbolic")
         let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", "Crate")
         adw_view_stack_page_set_icon_name(cratePage, "media-optical-symbolic")
         let historyPage = adw_view_stack_add_titled(crate_view_stack(mainStack), historyStack, "history", "History")
         adw_view_stack_page_set_icon_name(historyPage, "document-open-recent-symbolic")
+        // The window still opens on the crate (the UI tests start there); the wall is one click away.
+        adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), "crate")
 
         searchEntry = gtk_search_entry_new()!
         Gtk.setAccessibleLabel(searchEntry, "Search the crate")

@@ -8,6 +8,7 @@ import Foundation
 ///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
 ///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
 ///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
+///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -164,6 +165,15 @@ do {
         try benchTier0(albums: albums, runs: runs, fixtures: "Tests/Fixtures/images")
     case "library":
         try benchLibrary(dataDirectory: arguments.count > 1 ? arguments[1] : ".", runs: 5)
+    case "wall":
+        var runs = 5
+        var latency = 0.4
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--latency", let n = rest.popFirst().flatMap({ Double($0) }) { latency = n }
+        }
+        try await benchWall(runs: runs, latency: latency)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     case "music-index":
@@ -181,7 +191,7 @@ do {
     case "gap":
         try await benchGap(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench wall [--runs N] [--latency S]")
         exit(64)
     }
 } catch let error as ImageError {

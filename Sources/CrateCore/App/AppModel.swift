@@ -15,6 +15,8 @@ public final class AppModel {
     public let detail: AlbumDetailStore
     public let scans: ScanStore
     public let playback: PlaybackStore
+    /// The Crate Wall (the first page).
+    public let wall: WallStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
@@ -43,6 +45,7 @@ public final class AppModel {
         pipeline = services.makeScanPipeline()
         queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         scans = ScanStore(scanner: queue)
+        wall = WallStore(database: database, service: Self.wallService(services), table: try? CrateDialTable.standard(environment: environment.variables))
         self.temporaryPhotos = temporaryPhotos
         scanToken = scans.state.subscribe { [weak self] state in
             if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
@@ -56,6 +59,9 @@ public final class AppModel {
         library.start()
         history.start()
         detail.start()
+        // The stored wall at once (offline too), then a new one in the background.
+        wall.start()
+        wall.refreshInBackground()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }
         do {
@@ -168,5 +174,16 @@ public final class AppModel {
         scans.replaceScanner(queue)
         detail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback.replaceTrackLists(services.trackLists)
+        wall.replaceService(Self.wallService(services))
+    }
+
+    /// The wall's service, or nil when its data files are missing (the stored wall still shows).
+    private static func wallService(_ services: AppServices) -> WallService? {
+        do {
+            return try services.wallService()
+        } catch {
+            Log.error("the Crate Wall cannot be built: \(UserMessage.text(for: error))")
+            return nil
+        }
     }
 }

@@ -39,6 +39,8 @@ public struct Settings: Equatable, Sendable, Codable {
     public var endpoints: Endpoints = .defaults
     /// Folders of audio files to play from; empty means the XDG music folder (`MusicFolders`).
     public var musicFolders: [String] = []
+    /// The ListenBrainz user whose history and recommendations feed the Crate Wall (nil: none).
+    public var listenBrainzUser: String?
 
     public init() {}
 
@@ -77,6 +79,11 @@ public struct Settings: Equatable, Sendable, Codable {
         for name in ["CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT"] {
             if let contact = environment[name], !contact.isEmpty { settings.musicBrainzContact = contact }
         }
+        if let user = environment["CRATE_LISTENBRAINZ_USER"] {
+            let trimmed = user.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Set but empty turns a saved user off for this process.
+            settings.listenBrainzUser = trimmed.isEmpty ? nil : trimmed
+        }
         if let flag = environment["CRATE_ADVANCED_SEARCH"], !flag.isEmpty {
             settings.advancedSearch = ["1", "true", "yes", "on"].contains(flag.lowercased())
         }
@@ -93,7 +100,8 @@ public struct Settings: Equatable, Sendable, Codable {
 
     /// The variables of `environment` that override a saved setting, in a stable order.
     public static func activeOverrides(in environment: [String: String]) -> [String] {
-        let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS"]
+        let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS",
+                     "CRATE_LISTENBRAINZ_USER"]
             + Endpoints.environmentKeys.map(\.name)
         return names.filter { !(environment[$0] ?? "").isEmpty }
     }
@@ -121,6 +129,7 @@ public struct Settings: Equatable, Sendable, Codable {
         musicBrainzContact = try c.decodeIfPresent(String.self, forKey: .musicBrainzContact) ?? "https://crate.dev"
         endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? .defaults
         musicFolders = try c.decodeIfPresent([String].self, forKey: .musicFolders) ?? []
+        listenBrainzUser = try c.decodeIfPresent(String.self, forKey: .listenBrainzUser)
     }
 }
 

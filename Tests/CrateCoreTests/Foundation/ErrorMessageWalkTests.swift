@@ -237,6 +237,40 @@ struct ErrorMessageWalkTests {
             case .noJSONObject: 0
             }
         },
+        Walk([ListenBrainzError.noAccount, .noToken, .invalidToken, .unknownUser("rob"), .rateLimited(seconds: 7), .statsNotReady, .badRequest,
+              .server(status: 503), .malformedResponse("fresh releases"), .network(.timedOut)], cases: 10) {
+            switch $0 {
+            case .noAccount: 0
+            case .noToken: 1
+            case .invalidToken: 2
+            case .unknownUser: 3
+            case .rateLimited: 4
+            case .statsNotReady: 5
+            case .badRequest: 6
+            case .server: 7
+            case .malformedResponse: 8
+            case .network: 9
+            }
+        },
+        Walk([WallError.dataFileMissing("crate-dial.json"), .dataFileInvalid(name: "/data/crate-dial.json", reason: "it must list mystery exactly once"),
+              .timedOut(seconds: 5), .empty, .notConfigured("a ListenBrainz user name"), .unknownAlbum("42"),
+              .albumWithoutReleaseGroup("Rumours")], cases: 7) {
+            switch $0 {
+            case .dataFileMissing: 0
+            case .dataFileInvalid: 1
+            case .timedOut: 2
+            case .empty: 3
+            case .notConfigured: 4
+            case .unknownAlbum: 5
+            case .albumWithoutReleaseGroup: 6
+            }
+        },
+        Walk([FeedbackError.noRecordings, .leaseLost], cases: 2) {
+            switch $0 {
+            case .noRecordings: 0
+            case .leaseLost: 1
+            }
+        },
         Walk([ProviderKeyProblem(keyProblemMessage: ProviderError.invalidKey(.anthropic, status: 401).message)], cases: 1) { _ in 0 },
     ]
 
