@@ -40,10 +40,23 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // TagLib's C++ API behind a C interface: the C binding has no property map (album artist,
+        // disc number, MusicBrainz ids). docs/decisions/0011-tag-reading-with-taglib.md
+        .target(
+            name: "CTagLib",
+            linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]
+        ),
+        // System library: GStreamer, used only by CrateAudio (the real player).
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
         .target(
             name: "CrateCore",
             dependencies: [
                 "CJpeg",
+                "CTagLib",
                 "CHamming",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -56,10 +69,16 @@ let package = Package(
             name: "CrateLive",
             dependencies: ["CrateCore", "CSecret"]
         ),
+        // The GStreamer player behind the `Player` protocol (window and CLI).
+        .target(
+            name: "CrateAudio",
+            dependencies: ["CrateCore", "CGStreamer"]
+        ),
         .target(
             name: "CrateCLI",
             dependencies: [
                 "CrateCore",
+                "CrateAudio",
                 "CrateLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -70,12 +89,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "crate-bench",
-            // The loopback fixture server stands in for MusicBrainz in `crate-bench artist`.
-            dependencies: ["CrateCore", "CrateTestSupport"]
+            // The loopback fixture server stands in for ListenBrainz and MusicBrainz in `wall` and `artist`.
+            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport"]
         ),
         .executableTarget(
             name: "CrateDesktop",
-            dependencies: ["CrateCore", "CrateLive", "CGtk"]
+            dependencies: ["CrateCore", "CrateLive", "CrateAudio", "CGtk"]
         ),
         // Test helpers (loopback fixture server, virtual clock); never linked into the app.
         .target(
@@ -96,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore", "CrateTestSupport"]
+            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport"]
         ),
         .testTarget(
             name: "CrateCLITests",

@@ -79,6 +79,7 @@ static inline GtkEditable *crate_editable(void *p) { return (GtkEditable *)p; }
 static inline GtkStackSwitcher *crate_stack_switcher(void *p) { return (GtkStackSwitcher *)p; }
 static inline GdkPaintable *crate_paintable(void *p) { return (GdkPaintable *)p; }
 static inline GtkListBox *crate_list_box(void *p) { return (GtkListBox *)p; }
+static inline GtkListBoxRow *crate_list_box_row(void *p) { return (GtkListBoxRow *)p; }
 static inline GtkShortcutController *crate_shortcut_controller(void *p) { return (GtkShortcutController *)p; }
 static inline GtkEventController *crate_event_controller(void *p) { return (GtkEventController *)p; }
 static inline GtkApplicationWindow *crate_application_window(void *p) { return (GtkApplicationWindow *)p; }
@@ -100,6 +101,18 @@ static inline AdwViewStack *crate_view_stack(void *p) { return (AdwViewStack *)p
 static inline AdwViewSwitcherTitle *crate_view_switcher_title(void *p) { return (AdwViewSwitcherTitle *)p; }
 static inline AdwViewSwitcherBar *crate_view_switcher_bar(void *p) { return (AdwViewSwitcherBar *)p; }
 static inline AdwClamp *crate_clamp(void *p) { return (AdwClamp *)p; }
+static inline AdwToastOverlay *crate_toast_overlay(void *p) { return (AdwToastOverlay *)p; }
+static inline AdwPreferencesWindow *crate_preferences_window(void *p) { return (AdwPreferencesWindow *)p; }
+static inline AdwPreferencesPage *crate_preferences_page(void *p) { return (AdwPreferencesPage *)p; }
+static inline AdwPreferencesGroup *crate_preferences_group(void *p) { return (AdwPreferencesGroup *)p; }
+static inline AdwPreferencesRow *crate_preferences_row(void *p) { return (AdwPreferencesRow *)p; }
+static inline AdwComboRow *crate_combo_row(void *p) { return (AdwComboRow *)p; }
+static inline AdwEntryRow *crate_entry_row(void *p) { return (AdwEntryRow *)p; }
+static inline AdwActionRow *crate_action_row(void *p) { return (AdwActionRow *)p; }
+static inline AdwExpanderRow *crate_expander_row(void *p) { return (AdwExpanderRow *)p; }
+static inline AdwStatusPage *crate_status_page(void *p) { return (AdwStatusPage *)p; }
+static inline AdwToast *crate_toast(void *p) { return (AdwToast *)p; }
+static inline GNetworkMonitor *crate_network_monitor(void *p) { return (GNetworkMonitor *)p; }
 
 /// A string-typed stateful action (radio items in a menu); G_VARIANT_TYPE_STRING is a macro.
 static inline GSimpleAction *crate_string_state_action_new(const char *name, const char *initial) {

@@ -1,17 +1,22 @@
 import ArgumentParser
+import CrateAudio
 import CrateCore
 import CrateLive
 import Foundation
 
-/// `crate play`: runs the log player on a simulated clock and prints what would play.
+/// `crate play`: plays an album's files from the music folder through GStreamer, or (with
+/// `--simulate`/`--simulate-seconds`) runs the log player on a simulated clock.
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Simulate playing an album (and the grid after it) and print the playback log.",
+        abstract: "Play an album (and the grid after it) from your music folder and print the playback log.",
         discussion: """
-        Nothing is heard: the log player walks simulated time through every track and appends one \
-        JSON line per command and state change to playback.log in Crate's state directory \
-        ($XDG_STATE_HOME/crate, or CRATE_STATE_DIR). The same lines are printed here.
+        The album's files come from the music folder index (`crate music scan`); an album with no \
+        files says "Not in your music folder". CRATE_AUDIO_SINK sets the GStreamer sink (for \
+        example "fakesink sync=true" on a machine with no sound card). With --simulate or \
+        --simulate-seconds nothing is heard: the log player walks simulated time through the \
+        track lists instead. Either way one JSON line per command and state change goes to \
+        playback.log in Crate's state directory ($XDG_STATE_HOME/crate, or CRATE_STATE_DIR), and is printed here.
         """
     )
 
@@ -21,8 +26,11 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(name: .customLong("from-grid"), help: ArgumentHelp("Album ids of the grid it was played from, in order, comma-separated. Playback continues with the albums after it.", valueName: "ID,ID,…"), transform: { try PlayCommand.parseIDs($0) })
     var fromGrid: [Int64]?
 
-    @Option(name: .customLong("simulate-seconds"), help: "Stop after this many seconds of simulated playback (default: play to the end).")
+    @Option(name: .customLong("simulate-seconds"), help: "Simulate instead of playing, and stop after this many seconds of simulated playback.")
     var simulateSeconds: Int?
+
+    @Flag(help: "Simulate the whole queue on the log player instead of playing files.")
+    var simulate = false
 
     func validate() throws {
         try OptionRange.checkAlbumID(albumID)
@@ -53,6 +61,11 @@ struct PlayCommand: AsyncParsableCommand {
         // Albums saved without their track list (a failed or interrupted lookup) get it from
         // MusicBrainz now; with settings that cannot be read, only the library's lists play.
         let trackLists = (try? AppEnvironment.live(database: database, paths: paths).services().trackLists) ?? .unavailable
+        if !simulate && simulateSeconds == nil {
+            let played = await Self.playFiles(albumID: albumID, grid: grid, database: database, paths: paths)
+            if !played { throw ExitCode(1) }
+            return
+        }
         let failure = await Self.simulate(albumID: albumID, grid: grid, limitMs: simulateSeconds.map { $0 * 1000 }, database: database, paths: paths,
                                           trackLists: trackLists)
         if failure != nil { throw ExitCode(1) }
@@ -89,6 +102,40 @@ struct PlayCommand: AsyncParsableCommand {
         }
         // Playing nothing at all is a failure; skipping some albums is not.
         return log.lines.contains { $0.contains("\"state\":\"playing\"") } ? nil : (messages.last ?? PlaybackError.nothingToPlay.message)
+    }
+
+    /// Plays the files through GStreamer until the queue (and the grid) ends; false if nothing played.
+    @MainActor
+    private static func playFiles(albumID: Int64, grid: GridContext?, database: AppDatabase, paths: CratePaths) async -> Bool {
+        let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
+        log.onLine = { print($0) }
+        let player: GStreamerPlayer
+        do {
+            player = try GStreamerPlayer(log: log, sinkDescription: ProcessInfo.processInfo.environment["CRATE_AUDIO_SINK"])
+        } catch {
+            Terminal.warn(UserMessage.text(for: error))
+            return false
+        }
+        defer { player.close() }
+        let store = PlaybackStore(database: database, player: player, albumFiles: .musicFolder(database))
+        var shown: [String] = []
+        let token = store.state.subscribe { state in
+            if let message = state.message, shown.last != message {
+                shown.append(message)
+                Terminal.warn(message)
+            }
+        }
+        defer { token.cancel() }
+        await store.play(albumID: albumID, grid: grid)
+        // Done when the player is stopped with nothing left to start (a finished queue may be
+        // followed by the grid's next batch, which `settle` waits for).
+        while true {
+            await store.settle()
+            if player.state.value.status == .stopped, !store.state.value.isPreparingQueue { break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if let problem = log.writeError { Terminal.warn(problem) }
+        return log.lines.contains { $0.contains("\"state\":\"playing\"") }
     }
 
     /// Says whether the track list is still on its way or was given up on, not just missing.

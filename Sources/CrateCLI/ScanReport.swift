@@ -162,6 +162,7 @@ struct ScanReport: Encodable {
         case .badImage: return "bad_image"
         case .providerKey: return "provider_key"
         case .other: return "failed"
+        case .offline: return "offline"
         case .cancelled: return "cancelled"
         case .mustWait: return "must_wait"
         }

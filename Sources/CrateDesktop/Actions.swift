@@ -8,6 +8,7 @@ enum Actions {
         ("win.paste", ["<Control>v"]),
         ("win.show-history", ["<Control>h"]),
         ("win.search", ["<Control>f"]),
+        ("win.undo", ["<Control>z"]),
         ("win.close", ["<Control>w"]),
         ("app.preferences", ["<Control>comma"]),
         ("app.shortcuts", ["<Control>question"]),

@@ -10,6 +10,9 @@ final class AlbumDetailPane {
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let subtitleLabel: UnsafeMutablePointer<GtkWidget>
+    /// "Not in your music folder" under the play button, for the album shown.
+    private let playbackNote: UnsafeMutablePointer<GtkWidget>
+    private var playbackNoteAlbumID: Int64?
     private let tracks = TrackListView()
     private let review = ReviewView()
     let candidates = CandidateList()
@@ -21,6 +24,16 @@ final class AlbumDetailPane {
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
     private var reviewButton: UnsafeMutablePointer<GtkWidget>!
     private var tokens: [ObservationToken] = []
+    /// What plays now (the Play button turns into Pause for the shown album; the track list marks
+    /// the playing track).
+    private var playback = PlaybackState()
+    /// "Playback is simulated": shown while the log-backed stand-in player is in use.
+    private let simulatedLabel: UnsafeMutablePointer<GtkWidget>
+    /// Pause / resume the album playing now.
+    var onToggle: (() -> Void)?
+    /// The Play button's icon changed (test events).
+    var onPlayIcon: ((String) -> Void)?
+    private var playIcon = "media-playback-start-symbolic"
 
     init(store: AlbumDetailStore) {
         self.store = store
@@ -28,6 +41,8 @@ final class AlbumDetailPane {
         artistLabel = Gtk.label("", classes: ["title-3", "detail-artist"], xalign: 0.5)
         titleLabel = Gtk.label("", classes: ["title-1", "detail-title"], xalign: 0.5)
         subtitleLabel = Gtk.label("", classes: ["dim-label"], xalign: 0.5)
+        playbackNote = Gtk.label("", classes: ["dim-label", "detail-playback-note"], xalign: 0.5)
+        gtk_widget_set_visible(playbackNote, 0)
         for label in [artistLabel, titleLabel, subtitleLabel] {
             gtk_label_set_wrap(crate_label(label), 1)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
@@ -51,7 +66,10 @@ final class AlbumDetailPane {
         let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(stack, tracks.widget)
         Gtk.append(stack, review.widget)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, stack] {
+        simulatedLabel = Gtk.label("Playback is simulated: Crate logs what would play, without sound.", classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
+        Gtk.wrap(simulatedLabel)
+        gtk_widget_set_visible(simulatedLabel, 0)
+        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -75,8 +93,14 @@ final class AlbumDetailPane {
         showTab("tracks")
         scope.connect(self.playAlbumButton, "clicked") { [weak self] in
             guard let self, let id = self.store.state.value.album?.id else { return }
-            self.onPlay?(id, nil)
+            // The album playing (or paused) now: the button pauses or resumes it.
+            if self.playback.nowPlayingAlbum?.id == id, self.playback.status != .stopped {
+                self.onToggle?()
+            } else {
+                self.onPlay?(id, nil)
+            }
         }
+        tracks.onToggle = { [weak self] in self?.onToggle?() }
 
         tracks.onPlay = { [weak self] index in
             guard let self, let id = self.store.state.value.album?.id else { return }
@@ -91,6 +115,36 @@ final class AlbumDetailPane {
         }.store(in: &tokens)
     }
 
+    /// Playback changed: Play/Pause, the playing track.
+    func setPlayback(_ state: PlaybackState, simulated: Bool) {
+        playback = state
+        gtk_widget_set_visible(simulatedLabel, simulated ? 1 : 0)
+        renderPlayback()
+    }
+
+    private func renderPlayback() {
+        let state = store.state.value
+        let thisAlbum = state.album?.id != nil && playback.nowPlayingAlbum?.id == state.album?.id && playback.status != .stopped
+        let playing = thisAlbum && playback.status == .playing
+        let icon = playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
+        let tip = playing ? "Pause" : (thisAlbum ? "Resume" : "Play the album")
+        gtk_button_set_icon_name(crate_button(playAlbumButton), icon)
+        gtk_widget_set_tooltip_text(playAlbumButton, tip)
+        Gtk.setAccessibleLabel(playAlbumButton, tip)
+        if icon != playIcon {
+            playIcon = icon
+            onPlayIcon?(icon)
+        }
+        let nowPlaying = thisAlbum ? playback.nowPlayingTrack?.id.map { TrackListView.NowPlaying(trackID: $0, isPlaying: playing) } : nil
+        tracks.show(state.tracks, keyTracks: state.keyTrackIDs, nowPlaying: nowPlaying)
+    }
+
+    /// The track list's marks (test events).
+    var onTracksMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)? {
+        get { tracks.onMarked }
+        set { tracks.onMarked = newValue }
+    }
+
     /// "tracks" or "review".
     func showTab(_ name: String) {
         gtk_toggle_button_set_active(crate_toggle_button(name == "review" ? reviewButton : tracksButton), 1)
@@ -98,7 +152,15 @@ final class AlbumDetailPane {
         gtk_widget_set_visible(review.widget, name == "review" ? 1 : 0)
     }
 
+    /// Shows why an album cannot play (nil hides it); kept only while that album is shown.
+    func showPlaybackNote(_ text: String?, albumID: Int64?) {
+        playbackNoteAlbumID = text == nil ? nil : albumID
+        Gtk.setText(playbackNote, text ?? "")
+        gtk_widget_set_visible(playbackNote, text == nil || albumID != store.state.value.album?.id ? 0 : 1)
+    }
+
     private func render(_ state: AlbumDetailState) {
+        if state.album?.id != playbackNoteAlbumID { gtk_widget_set_visible(playbackNote, 0) }
         guard let album = state.album else {
             gtk_widget_set_visible(widget, 0)
             return
@@ -112,7 +174,7 @@ final class AlbumDetailPane {
         Gtk.setText(artistLabel, album.artist)
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)
-        tracks.show(state.tracks)
         review.show(state.review, canGenerate: store.canGenerateReviews)
+        renderPlayback()
     }
 }

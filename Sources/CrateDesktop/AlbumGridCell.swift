@@ -13,7 +13,9 @@ final class AlbumGridCell {
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private var playButton: UnsafeMutablePointer<GtkWidget>?
     private var boundPath: String?
-    private var boundID: Int64?
+    private(set) var boundID: Int64?
+    /// "Now playing" badge over the artwork's top-left corner.
+    private let nowPlayingBadge: UnsafeMutablePointer<GtkWidget>
     var onPlay: ((Int64) -> Void)?
 
     init() {
@@ -42,6 +44,14 @@ final class AlbumGridCell {
         gtk_widget_set_margin_bottom(play, 8)
         gtk_widget_set_tooltip_text(play, "Play")
         gtk_overlay_add_overlay(crate_overlay(artwork), play)
+        nowPlayingBadge = gtk_image_new_from_icon_name("audio-volume-high-symbolic")!
+        gtk_widget_add_css_class(nowPlayingBadge, "now-playing-badge")
+        gtk_widget_set_halign(nowPlayingBadge, GTK_ALIGN_START)
+        gtk_widget_set_valign(nowPlayingBadge, GTK_ALIGN_START)
+        gtk_widget_set_margin_start(nowPlayingBadge, 8)
+        gtk_widget_set_margin_top(nowPlayingBadge, 8)
+        gtk_widget_set_visible(nowPlayingBadge, 0)
+        gtk_overlay_add_overlay(crate_overlay(artwork), nowPlayingBadge)
         GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
             guard let self, let id = self.boundID else { return }
             self.onPlay?(id)
@@ -55,6 +65,8 @@ final class AlbumGridCell {
     func show(_ summary: AlbumSummary) {
         Gtk.setText(titleLabel, summary.album.title)
         Gtk.setText(artistLabel, summary.album.artist)
+        // Titles and artists are cut at the cell's width: the whole of both on hover.
+        gtk_widget_set_tooltip_text(widget, "\(summary.album.title) — \(summary.album.artist)")
         Gtk.setAccessibleLabel(widget, "\(summary.album.title) by \(summary.album.artist)")
         boundID = summary.album.id
         if let playButton { Gtk.setAccessibleLabel(playButton, "Play \(summary.album.title)") }
@@ -68,6 +80,14 @@ final class AlbumGridCell {
             gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
             gtk_widget_remove_css_class(self.picture, "artwork-missing")
         }
+    }
+
+    /// Marks the cell as the album playing (or paused) now; nil unmarks it.
+    func setNowPlaying(_ playing: Bool?) {
+        gtk_widget_set_visible(nowPlayingBadge, playing == nil ? 0 : 1)
+        gtk_image_set_from_icon_name(crate_image(nowPlayingBadge), playing == true ? "audio-volume-high-symbolic" : "media-playback-pause-symbolic")
+        gtk_widget_set_tooltip_text(nowPlayingBadge, playing == true ? "Playing" : "Paused")
+        if playing != nil { gtk_widget_add_css_class(widget, "now-playing") } else { gtk_widget_remove_css_class(widget, "now-playing") }
     }
 
     func clear() {

@@ -16,6 +16,10 @@ final class AlbumGridView {
     var onSelect: ((Int64?) -> Void)?
     /// Called when an album's play button is pressed.
     var onPlay: ((Int64) -> Void)?
+    /// The album playing (true) or paused (false) now.
+    private var nowPlaying: (id: Int64, playing: Bool)?
+    /// The now-playing mark changed (test events).
+    var onNowPlaying: ((Int64?) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -46,6 +50,7 @@ final class AlbumGridView {
                   let id = Self.albumID(of: gtk_list_item_get_item(crate_list_item(item))),
                   let summary = self.summaries[id] else { return }
             cell.show(summary)
+            cell.setNowPlaying(self.nowPlaying?.id == id ? self.nowPlaying?.playing : nil)
         }
         scope.connect(factory, "unbind") { [weak self] item in
             guard let self, let item else { return }
@@ -81,6 +86,17 @@ final class AlbumGridView {
         }
         let position = selected.flatMap { ids.firstIndex(of: $0) }.map { UInt32($0) } ?? UInt32(GTK_INVALID_LIST_POSITION)
         gtk_single_selection_set_selected(selection, position)
+    }
+
+    /// Marks the album playing now (nil: nothing plays).
+    func setNowPlaying(albumID: Int64?, playing: Bool) {
+        let next = albumID.map { (id: $0, playing: playing) }
+        guard next?.id != nowPlaying?.id || next?.playing != nowPlaying?.playing else { return }
+        nowPlaying = next
+        for cell in cells.values {
+            cell.setNowPlaying(cell.boundID != nil && cell.boundID == albumID ? playing : nil)
+        }
+        onNowPlaying?(albumID)
     }
 
     func focus() {

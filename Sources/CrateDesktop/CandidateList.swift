@@ -1,18 +1,39 @@
 import CGtk
 import CrateCore
+import Foundation
 
-/// "Not this album?": the other releases the scan could have been, each a button that switches.
+/// "Not this album?": the other releases the scan could have been, each a clickable row with
+/// its cover thumbnail, title, artist, year and match score; a click switches to it.
 @MainActor
 final class CandidateList {
+    static let thumbnailSize: Int32 = 48
+
     let widget: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
     private var onChoose: ((Album) -> Void)?
+    /// Finds a candidate's cover (the artwork cache, or the Cover Art Archive).
+    var loadCover: ((Album) async -> URL?)?
+    /// Bumped by every `show`, so a cover that arrives for an older list is dropped.
+    private var generation = 0
+    private var shown: [ScanCandidate] = []
+    /// Called after a non-empty list is shown, with its first row (test events).
+    var onShown: ((UnsafeMutablePointer<GtkWidget>) -> Void)?
 
     init() {
         widget = gtk_expander_new("Not this album?")!
-        list = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["candidates"])
+        list = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(crate_list_box(list), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(list, "boxed-list")
+        gtk_widget_add_css_class(list, "candidates")
+        gtk_widget_set_margin_top(list, 8)
         gtk_expander_set_child(OpaquePointer(widget), list)
         gtk_widget_set_visible(widget, 0)
+        GObjectScope.of(widget).connect(list, "row-activated") { [weak self] (row: UnsafeMutableRawPointer?) in
+            guard let self, let row else { return }
+            let index = Int(gtk_list_box_row_get_index(crate_list_box_row(row)))
+            guard self.shown.indices.contains(index) else { return }
+            self.onChoose?(self.shown[index].album)
+        }
     }
 
     /// Shows the runners-up `store` offers and sends a pick back to it; redraws only when they
@@ -28,18 +49,76 @@ final class CandidateList {
     }
 
     func show(_ candidates: [ScanCandidate]) {
-        while let child = gtk_widget_get_first_child(list) { gtk_box_remove(crate_box(list), child) }
-        for candidate in candidates.prefix(5).map(\.album) {
-            let button = gtk_button_new()!
-            gtk_widget_add_css_class(button, "flat")
-            let year = candidate.year.map { " (\($0))" } ?? ""
-            let label = Gtk.label("\(candidate.title) — \(candidate.artist)\(year)")  // Plain text: from MusicBrainz.
-            Gtk.wrap(label)
-            gtk_button_set_child(crate_button(button), label)
-            Gtk.setAccessibleLabel(button, "Switch to \(candidate.title) by \(candidate.artist)")
-            GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onChoose?(candidate) }
-            Gtk.append(list, button)
+        shown = Array(candidates.prefix(5))
+        generation += 1
+        let current = generation
+        while let child = gtk_widget_get_first_child(list) { gtk_list_box_remove(crate_list_box(list), child) }
+        for candidate in candidates.prefix(5) {
+            let album = candidate.album
+            let row = gtk_list_box_row_new()!
+            gtk_list_box_row_set_activatable(crate_list_box_row(row), 1)
+            gtk_widget_add_css_class(row, "candidate-row")
+            gtk_widget_set_tooltip_text(row, "Switch to this album")
+            let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+            gtk_widget_set_margin_top(box, 6)
+            gtk_widget_set_margin_bottom(box, 6)
+            gtk_widget_set_margin_start(box, 6)
+            gtk_widget_set_margin_end(box, 10)
+            let picture = gtk_picture_new()!
+            gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_COVER)
+            gtk_picture_set_can_shrink(crate_picture(picture), 1)
+            gtk_widget_set_size_request(picture, Self.thumbnailSize, Self.thumbnailSize)
+            gtk_widget_set_valign(picture, GTK_ALIGN_CENTER)
+            gtk_widget_add_css_class(picture, "artwork-missing")
+            gtk_widget_add_css_class(picture, "candidate-thumbnail")
+            let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+            gtk_widget_set_hexpand(text, 1)
+            gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
+            // Plain text: from MusicBrainz.
+            let title = Gtk.label(album.title, classes: ["heading"])
+            let year = album.year.map { " · \($0)" } ?? ""
+            let artist = Gtk.label("\(album.artist)\(year)", classes: ["dim-label", "caption"])
+            for label in [title, artist] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }
+            Gtk.append(text, title)
+            Gtk.append(text, artist)
+            let score = Gtk.label(Self.scoreText(candidate.score), classes: ["candidate-score", "caption"], xalign: 1)
+            gtk_widget_set_valign(score, GTK_ALIGN_CENTER)
+            let arrow = gtk_image_new_from_icon_name("go-next-symbolic")!
+            gtk_widget_add_css_class(arrow, "dim-label")
+            for child in [picture, text, score, arrow] { Gtk.append(box, child) }
+            gtk_list_box_row_set_child(crate_list_box_row(row), box)
+            Gtk.setAccessibleLabel(row, "Switch to \(album.title) by \(album.artist), \(Self.scoreText(candidate.score))")
+            gtk_list_box_append(crate_list_box(list), row)
+            loadThumbnail(of: album, into: picture, generation: current)
         }
         gtk_widget_set_visible(widget, candidates.isEmpty ? 0 : 1)
+        // Just after a scan the question matters most: open, so the choices are in view.
+        if !candidates.isEmpty {
+            gtk_expander_set_expanded(OpaquePointer(widget), 1)
+            if let first = gtk_list_box_get_row_at_index(crate_list_box(list), 0) {
+                onShown?(UnsafeMutableRawPointer(first).assumingMemoryBound(to: GtkWidget.self))
+            }
+        }
+    }
+
+    /// "87 % match", or for the album the scan first found (offered back, unscored) "First answer".
+    static func scoreText(_ score: Double?) -> String {
+        guard let score else { return "First answer" }
+        return "\(Int((score * 100).rounded())) % match"
+    }
+
+    private func loadThumbnail(of album: Album, into picture: UnsafeMutablePointer<GtkWidget>, generation: Int) {
+        guard let loadCover else { return }
+        // The picture is kept alive until the load ends, even if the list was redrawn.
+        g_object_ref(UnsafeMutableRawPointer(picture))
+        Task { [weak self] in
+            defer { g_object_unref(UnsafeMutableRawPointer(picture)) }
+            guard let url = await loadCover(album), let self, self.generation == generation else { return }
+            TextureCache.thumbnails.texture(for: url.path) { [weak self] texture in
+                guard let self, self.generation == generation, let texture else { return }
+                gtk_picture_set_paintable(crate_picture(picture), crate_paintable(UnsafeMutableRawPointer(texture)))
+                gtk_widget_remove_css_class(picture, "artwork-missing")
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CGtk
+import CrateAudio
 import CrateCore
 import CrateLive
 import Foundation
@@ -8,37 +9,71 @@ extension CrateApplication {
     func openLibrary(in window: MainWindow) throws {
         let database = try AppDatabase.open(paths: paths)
         StartupTiming.mark("library opened")
-        let player = LogPlayer(clock: LivePlaybackClock(), log: PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths)))
+        let (player, playerProblem) = Self.makePlayer(paths: paths)
         let model = AppModel(environment: .live(database: database, paths: paths), player: player)
         self.model = model
+        // Real playback plays files from the music folder; the log player plays track lists.
+        if player is GStreamerPlayer { model.playback.albumFiles = .musicFolder(database) }
         if let problem = model.settingsProblem { window.banner.show(problem, isError: true) }
+        if let playerProblem { window.banner.show(playerProblem, isError: true) }
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
-        window.attachPlayback(model.playback)
+        // The log-backed stand-in makes no sound: the pane says so while it is in use.
+        window.attachPlayback(model.playback, simulated: (player as any Player) is LogPlayer)
+        let mpris = MprisService(store: model.playback, artworkDirectory: TextureCache.artworkDirectory)
+        mpris.onRaise = { [weak window] in window?.present() }
+        mpris.onQuit = { [unowned self] in self.quit(status: 0) }
+        mpris.start()
+        self.mpris = mpris
         window.attachScanning(model.scans, model: model)
+        window.wallPage.attach(model.wall)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }
 
-    /// True on a first run: no settings file, no provider from the environment.
-    var shouldShowFirstRun: Bool {
-        guard !options.isDiagnosticRun || options.showPreferences else { return options.showPreferences }
+    /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or
+    /// a GStreamer that cannot start, gives the log player, which plays no audio.
+    static func makePlayer(paths: CratePaths) -> (any Player, String?) {
         let environment = ProcessInfo.processInfo.environment
-        return !FileManager.default.fileExists(atPath: paths.settingsURL.path)
-            && (environment["CRATE_PROVIDER"] ?? "").isEmpty && model != nil
+        let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
+        if environment["CRATE_PLAYER"] != "log" {
+            do {
+                return (try GStreamerPlayer(log: log, sinkDescription: environment["CRATE_AUDIO_SINK"]), nil)
+            } catch {
+                return (LogPlayer(clock: LivePlaybackClock(), log: log), UserMessage.text(for: error))
+            }
+        }
+        return (LogPlayer(clock: LivePlaybackClock(), log: log), nil)
     }
 
-    func presentPreferences(firstRun: Bool) {
+    /// True on a first run: no settings file, no provider from the environment, no key stored
+    /// for any provider. `--welcome` forces it (screenshots).
+    var shouldShowFirstRun: Bool {
+        if options.showWelcome { return model != nil }
+        guard !options.isDiagnosticRun, let model else { return false }
+        let environment = ProcessInfo.processInfo.environment
+        let keys = model.environment.keys
+        return !FileManager.default.fileExists(atPath: paths.settingsURL.path)
+            && (environment["CRATE_PROVIDER"] ?? "").isEmpty
+            && keys.source(for: .anthropic) == .missing && keys.source(for: .openai) == .missing
+    }
+
+    func presentPreferences() {
         guard let model else {
             window?.banner.show("Preferences are unavailable until the library opens.", isError: true)
             return
         }
-        let preferences = PreferencesWindow(parent: window?.widget, store: model.makePreferences(), firstRun: firstRun)
+        let preferences = PreferencesWindow(parent: window?.widget, store: model.makePreferences())
         preferencesWindow = preferences
+        if TestEvents.isEnabled {
+            TestEvents.note("preferences shown")
+            GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
+        }
         preferences.present()
     }
 
     func applyLaunchOptions(to window: MainWindow) {
         if let page = options.page { window.showPage(page) }
+        if options.showPreferences { presentPreferences() }
         if options.showDropOverlay { window.dropOverlay.setVisible(true) }
         if let id = options.playAlbumID {
             Task {

@@ -12,6 +12,8 @@ final class CrateApplication {
     var model: AppModel?
     let paths = CratePaths()
     var preferencesWindow: PreferencesWindow?
+    /// Media keys and GNOME Shell's controls (MPRIS 2 on the session bus).
+    var mpris: MprisService?
     private(set) var exitStatus: Int32 = 0
 
     init(options: LaunchOptions) {
@@ -50,7 +52,7 @@ final class CrateApplication {
         Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
         Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }
         Actions.add(to: app, "shortcuts") { [unowned self] in ShortcutsWindow.present(over: self.window?.widget) }
-        Actions.add(to: app, "preferences") { [unowned self] in self.presentPreferences(firstRun: false) }
+        Actions.add(to: app, "preferences") { [unowned self] in self.presentPreferences() }
         Actions.installAccelerators(on: app)
     }
 
@@ -69,7 +71,7 @@ final class CrateApplication {
             window.showLibraryError(message)
         }
         window.present()
-        if shouldShowFirstRun { presentPreferences(firstRun: true) }
+        if shouldShowFirstRun, let model { window.showWelcome(store: model.makePreferences()) }
         applyLaunchOptions(to: window)
     }
 }

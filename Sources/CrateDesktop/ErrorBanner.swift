@@ -21,6 +21,10 @@ final class ErrorBanner {
         label = Gtk.label("", xalign: 0.5)
         gtk_widget_set_hexpand(label, 1)
         gtk_label_set_wrap(crate_label(label), 1)
+        // Paths and addresses are long words: break inside them rather than widen the window.
+        gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_width_chars(crate_label(label), 12)
+        gtk_label_set_max_width_chars(crate_label(label), 90)
         Gtk.append(box, icon)
         Gtk.append(box, label)
         gtk_revealer_set_child(crate_revealer(widget), box)

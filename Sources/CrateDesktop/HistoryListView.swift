@@ -12,10 +12,17 @@ final class HistoryListView {
     private let selection: OpaquePointer
     private let listView: UnsafeMutablePointer<GtkWidget>
     private var entriesByID: [Int64: HistoryEntry] = [:]
+    /// Photos without a scan, listed first; their list keys are "u<id>".
+    private var unscannedByID: [Int64: UnscannedPhoto] = [:]
     private var rows: [UnsafeMutableRawPointer: HistoryRow] = [:]
     private var count = 0
     /// Called when a row near the end is shown, to fetch the next page.
     var onNearEnd: (() -> Void)?
+    /// A failed row's Retry and Remove.
+    var onRetry: ((UnscannedPhoto) -> Void)?
+    var onRemove: ((UnscannedPhoto) -> Void)?
+    /// The selected position changed (test events).
+    var onSelectionChanged: ((Int?) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -38,15 +45,24 @@ final class HistoryListView {
         scope.connect(factory, "bind") { [weak self] item in
             guard let self, let item, let row = self.rows[item] else { return }
             guard let object = gtk_list_item_get_item(crate_list_item(item)),
-                  let cString = gtk_string_object_get_string(crate_string_object(object)),
-                  let id = Int64(String(cString: cString)),
-                  let entry = self.entriesByID[id] else { return }
-            row.show(entry)
+                  let cString = gtk_string_object_get_string(crate_string_object(object)) else { return }
+            let key = String(cString: cString)
+            if key.hasPrefix("u"), let id = Int64(key.dropFirst()), let photo = self.unscannedByID[id] {
+                row.show(photo, onRetry: { [weak self] in self?.onRetry?(photo) }, onRemove: { [weak self] in self?.onRemove?(photo) })
+            } else if let id = Int64(key), let entry = self.entriesByID[id] {
+                row.show(entry)
+            } else {
+                return
+            }
             if Int(gtk_list_item_get_position(crate_list_item(item))) >= self.count - 20 { self.onNearEnd?() }
         }
         scope.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
             self.rows[item] = nil
+        }
+        scope.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            self.onSelectionChanged?(self.selectedPosition)
         }
     }
 
@@ -56,9 +72,39 @@ final class HistoryListView {
 
     /// The scan the keyboard focus / selection is on.
     var selectedScanID: Int64? {
+        selectedKey.flatMap { Int64($0) }
+    }
+
+    /// The photo without a scan the selection is on.
+    var selectedUnscanned: UnscannedPhoto? {
+        guard let key = selectedKey, key.hasPrefix("u"), let id = Int64(key.dropFirst()) else { return nil }
+        return unscannedByID[id]
+    }
+
+    /// The selected row's position (to keep the selection at the same place after a delete).
+    var selectedPosition: Int? {
+        let position = gtk_single_selection_get_selected(selection)
+        return position == UInt32(GTK_INVALID_LIST_POSITION) ? nil : Int(position)
+    }
+
+    /// Selects the row at `position` (or the last row, when the list got shorter).
+    func select(position: Int) {
+        guard count > 0 else { return }
+        gtk_single_selection_set_selected(selection, UInt32(min(position, count - 1)))
+    }
+
+    /// Where a scan's row is now.
+    func position(ofScan id: Int64) -> Int? {
+        let key = String(id)
+        return (0..<count).first { index in
+            gtk_string_list_get_string(model, UInt32(index)).map { String(cString: $0) == key } ?? false
+        }
+    }
+
+    private var selectedKey: String? {
         guard let item = gtk_single_selection_get_selected_item(selection),
               let text = gtk_string_object_get_string(crate_string_object(item)) else { return nil }
-        return Int64(String(cString: text))
+        return String(cString: text)
     }
 
     /// Delete removes the selected scan (the window's `win.delete-scan` action).
@@ -66,19 +112,32 @@ final class HistoryListView {
         crate_add_local_shortcut(listView, "Delete", "win.delete-scan")
     }
 
-    /// Replaces the list's contents with `entries` (newest first).
-    func show(_ entries: [HistoryEntry]) {
+    /// Replaces the list's contents with the photos without a scan, then `entries` (newest first).
+    /// Only what changed is spliced, so the rows around it (and the selection) stay put.
+    func show(_ entries: [HistoryEntry], unscanned: [UnscannedPhoto] = []) {
+        let oldEntries = entriesByID, oldUnscanned = unscannedByID
         entriesByID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let ids = entries.map { String($0.id) }
+        unscannedByID = Dictionary(unscanned.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let ids = unscanned.map { "u\($0.id)" } + entries.map { String($0.id) }
         let current = (0..<count).compactMap { index -> String? in
             gtk_string_list_get_string(model, UInt32(index)).map { String(cString: $0) }
         }
         count = ids.count
-        // A next page only appends: keep the rows (and the scroll position) already there.
-        if current.count < ids.count, Array(ids.prefix(current.count)) == current {
-            Gtk.withCStringArray(Array(ids.dropFirst(current.count))) { gtk_string_list_splice(model, UInt32(current.count), 0, $0) }
-            return
+        var prefix = 0
+        while prefix < min(ids.count, current.count), ids[prefix] == current[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(ids.count, current.count) - prefix, ids[ids.count - 1 - suffix] == current[current.count - 1 - suffix] { suffix += 1 }
+        if prefix + suffix < max(ids.count, current.count) {
+            let inserted = Array(ids[prefix..<(ids.count - suffix)])
+            Gtk.withCStringArray(inserted) { gtk_string_list_splice(model, UInt32(prefix), UInt32(current.count - prefix - suffix), $0) }
         }
-        Gtk.withCStringArray(ids) { gtk_string_list_splice(model, 0, UInt32(current.count), $0) }
+        // Rows kept whose content changed (artwork arrived, a reason changed) are bound again.
+        for (index, key) in ids.enumerated() where index < prefix || index >= ids.count - suffix {
+            let changed: Bool
+            if key.hasPrefix("u"), let id = Int64(key.dropFirst()) { changed = oldUnscanned[id] != unscannedByID[id] }
+            else if let id = Int64(key) { changed = oldEntries[id] != entriesByID[id] }
+            else { changed = false }
+            if changed { Gtk.withCStringArray([key]) { gtk_string_list_splice(model, UInt32(index), 1, $0) } }
+        }
     }
 }

@@ -2,7 +2,8 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// One row of the history list: thumbnail, title, artist, scan date.
+/// One row of the history list: thumbnail, title, artist, scan date; or, for a photo without a
+/// scan, its name, the reason in plain words, Retry and Remove.
 @MainActor
 final class HistoryRow {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -10,7 +11,12 @@ final class HistoryRow {
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let dateLabel: UnsafeMutablePointer<GtkWidget>
+    private let problemIcon: UnsafeMutablePointer<GtkWidget>
+    private let actions: UnsafeMutablePointer<GtkWidget>
+    private let retryButton: UnsafeMutablePointer<GtkWidget>
     private var boundPath: String?
+    private var onRetry: (() -> Void)?
+    private var onRemove: (() -> Void)?
 
     private static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
@@ -38,13 +44,59 @@ final class HistoryRow {
         gtk_widget_set_valign(dateLabel, GTK_ALIGN_CENTER)
         Gtk.append(text, titleLabel)
         Gtk.append(text, artistLabel)
+        problemIcon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
+        gtk_image_set_pixel_size(crate_image(problemIcon), 24)
+        gtk_widget_set_size_request(problemIcon, 48, 48)
+        gtk_widget_add_css_class(problemIcon, "history-problem-icon")
+        retryButton = gtk_button_new_with_mnemonic("_Retry")!
+        let remove = gtk_button_new_from_icon_name("user-trash-symbolic")!
+        gtk_widget_set_tooltip_text(remove, "Remove this photo from History")
+        Gtk.setAccessibleLabel(remove, "Remove")
+        actions = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
+        gtk_widget_set_valign(actions, GTK_ALIGN_CENTER)
+        Gtk.append(actions, retryButton)
+        Gtk.append(actions, remove)
+        let scope = GObjectScope.of(widget)
+        scope.connect(retryButton, "clicked") { [weak self] in self?.onRetry?() }
+        scope.connect(remove, "clicked") { [weak self] in self?.onRemove?() }
         Gtk.append(widget, thumbnail)
+        Gtk.append(widget, problemIcon)
         Gtk.append(widget, text)
         Gtk.append(widget, dateLabel)
+        Gtk.append(widget, actions)
+        setProblem(false)
+    }
+
+    /// A photo without a scan: its name, why, and what to do.
+    func show(_ photo: UnscannedPhoto, onRetry: @escaping () -> Void, onRemove: @escaping () -> Void) {
+        setProblem(true)
+        boundPath = nil
+        self.onRetry = onRetry
+        self.onRemove = onRemove
+        Gtk.setText(titleLabel, photo.name)
+        Gtk.setText(artistLabel, photo.reason)
+        gtk_widget_set_tooltip_text(artistLabel, photo.reason)
+        Gtk.setText(dateLabel, photo.waits ? "Waiting" : "Not scanned")
+        gtk_button_set_label(crate_button(retryButton), photo.waits ? "Try _Now" : "_Retry")
+        gtk_button_set_use_underline(crate_button(retryButton), 1)
+        Gtk.setAccessibleLabel(widget, "\(photo.name), not scanned: \(photo.reason)")
+    }
+
+    private func setProblem(_ problem: Bool) {
+        gtk_widget_set_visible(thumbnail, problem ? 0 : 1)
+        gtk_widget_set_visible(problemIcon, problem ? 1 : 0)
+        gtk_widget_set_visible(actions, problem ? 1 : 0)
+        if problem { gtk_widget_add_css_class(widget, "history-problem") } else { gtk_widget_remove_css_class(widget, "history-problem") }
+        if !problem {
+            onRetry = nil
+            onRemove = nil
+            gtk_widget_set_tooltip_text(artistLabel, nil)
+        }
     }
 
     /// Shows an entry. Every string is set as plain text: album titles come from the network.
     func show(_ entry: HistoryEntry) {
+        setProblem(false)
         Gtk.setText(titleLabel, entry.album.title)
         Gtk.setText(artistLabel, entry.album.artist)
         Gtk.setText(dateLabel, Self.dateFormatter.string(from: entry.scan.scannedAt))

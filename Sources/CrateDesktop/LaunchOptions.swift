@@ -16,6 +16,8 @@ struct LaunchOptions {
     var playAlbumID: Int64?
     /// Open Preferences at start (and screenshot it) — for screenshots.
     var showPreferences = false
+    /// Show the first-run welcome even when not a first run — for screenshots.
+    var showWelcome = false
     /// Show the drop overlay as if a file were dragged over the window — for screenshots.
     var showDropOverlay = false
     /// Open and close a second window this many times, then exit 1 if live objects grew.
@@ -36,6 +38,7 @@ struct LaunchOptions {
             case "--tab": options.tab = iterator.next()
             case "--preferences": options.showPreferences = true
             case "--drop-overlay": options.showDropOverlay = true
+            case "--welcome": options.showWelcome = true
             case "--play": options.playAlbumID = iterator.next().flatMap { Int64($0) }
             case "--window-cycle-test": options.windowCycles = iterator.next().flatMap { Int($0) } ?? 100
             case "--album": options.albumID = iterator.next().flatMap { Int64($0) }

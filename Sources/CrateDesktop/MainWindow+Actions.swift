@@ -19,6 +19,7 @@ extension MainWindow {
             gtk_widget_grab_focus(self.searchEntry)
         }
         Actions.add(to: widget, "delete-scan") { [weak self] in self?.deleteSelectedScan() }
+        Actions.add(to: widget, "undo") { [weak self] in self?.undoLastDeletion() }
         Actions.addChoice(to: widget, "sort", initial: AlbumSort.recentlyScanned.rawValue) { [weak self] value in
             guard let sort = AlbumSort(rawValue: value), let library = self?.library else { return }
             Task { await library.setSort(sort) }

@@ -16,6 +16,14 @@ extension MainWindow {
             guard let history else { return }
             Task { await history.loadMore() }
         }
+        historyList.onRetry = { [weak self] photo in
+            guard let model = self?.model else { return }
+            Task { await model.retry(unscannedPhotoIDs: [photo.id]) }
+        }
+        historyList.onRemove = { [weak history] photo in
+            guard let history else { return }
+            Task { await history.remove(unscannedPhotoID: photo.id) }
+        }
         // An album to show (picked in the grid, or just scanned) opens the pane; none closes it.
         var shownAlbumID: Int64?
         detail.state.subscribe(initial: true) { [weak self] state in
@@ -36,17 +44,50 @@ extension MainWindow {
         return tokens
     }
 
-    /// Deletes the selected history scan with a 5-second Undo toast.
+    /// Deletes the selected history scan with an Undo toast (a photo without a scan is simply
+    /// removed). The selection stays at the same place: on the row that took the deleted one's.
     func deleteSelectedScan() {
-        guard let history, let id = historyList.selectedScanID else { return }
+        guard let history else { return }
+        let position = historyList.selectedPosition
+        if let photo = historyList.selectedUnscanned {
+            Task {
+                await history.remove(unscannedPhotoID: photo.id)
+                if let position { historyList.select(position: position) }
+            }
+            return
+        }
+        guard let id = historyList.selectedScanID else { return }
         Task {
             await history.delete(scanID: id)
-            guard let removed = history.state.value.undoableDeletion else { return }
-            toast.show("Deleted scan of “\(removed.album.title)”", onUndo: {
-                Task { await history.undoDelete() }
-            }, onExpire: {
-                history.commitDeletion()
+            guard let removed = history.state.value.undoableDeletion, removed.id == id else { return }
+            if let position { historyList.select(position: position) }
+            var undone = false
+            undoToast?.dismiss()
+            undoToast = toasts.show("Deleted scan of “\(removed.album.title)”", button: "_Undo", action: { [weak self] in
+                undone = true
+                self?.undoDeletion(of: removed)
+            }, onDismiss: {
+                // Only this toast's deletion: a later delete has its own toast.
+                if !undone, history.state.value.undoableDeletion?.id == id { history.commitDeletion() }
             })
+        }
+    }
+
+    /// Ctrl+Z: undoes the last history delete while its toast is up.
+    func undoLastDeletion() {
+        guard let entry = history?.state.value.undoableDeletion else { return }
+        undoDeletion(of: entry)
+        undoToast?.dismiss()
+        undoToast = nil
+    }
+
+    /// Undo of a history delete: the scan comes back, selected where it was.
+    func undoDeletion(of entry: HistoryEntry) {
+        guard let history else { return }
+        Task {
+            await history.undoDelete(entry)
+            renderHistory(history.state.value)
+            if let index = historyList.position(ofScan: entry.id) { historyList.select(position: index) }
         }
     }
 }

@@ -4,7 +4,8 @@ import CrateCore
 /// Playback from the window: the `player.*` actions, their keys, the bar, and play buttons in
 /// the grid, the detail pane and the track list.
 extension MainWindow {
-    func attachPlayback(_ store: PlaybackStore) {
+    /// `simulated`: the player is the log-backed stand-in (no sound); the pane says so.
+    func attachPlayback(_ store: PlaybackStore, simulated: Bool = false) {
         playback = store
         let bar = PlaybackBar(store: store)
         playbackBar = bar
@@ -22,18 +23,33 @@ extension MainWindow {
 
         // "No track list for this album" and other playback problems slide in like scan errors.
         var lastMessage: String?
+        let notInFolder = AudioPlaybackError.notInMusicFolder(albumID: 0).message
         store.state.subscribe { [weak self] state in
-            if let message = state.message, message != lastMessage { self?.errorBanner.show(message) }
+            if let message = state.message, message != lastMessage {
+                self?.errorBanner.show(message)
+                // An album with no files says so where the user pressed Play, too.
+                if message == notInFolder { self?.detailPane?.showPlaybackNote(message, albumID: self?.lastPlayedAlbumID) }
+            }
             lastMessage = state.message
         }.store(in: &tokens)
 
         grid.onPlay = { [weak self] id in self?.play(albumID: id, track: nil) }
         detailPane?.onPlay = { [weak self] id, track in self?.play(albumID: id, track: track) }
+        detailPane?.onToggle = { [weak store] in Task { await store?.togglePlay() } }
+        // What plays now is marked in the grid, the pane and the track list.
+        store.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.detailPane?.setPlayback(state, simulated: simulated)
+            let id = state.status == .stopped ? nil : state.nowPlayingAlbum?.id
+            self.grid.setNowPlaying(albumID: id, playing: state.status == .playing)
+        }.store(in: &tokens)
     }
 
     /// Plays an album (optionally from a track); the albums after it in the grid follow.
     func play(albumID: Int64, track: Int?) {
         guard let playback else { return }
+        lastPlayedAlbumID = albumID
+        detailPane?.showPlaybackNote(nil, albumID: nil)
         let order = library?.state.value.albums.map(\.id) ?? []
         let grid = GridContext(albumIDs: order, tapped: albumID) ?? .single(albumID)
         Task {

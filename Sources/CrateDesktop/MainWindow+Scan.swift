@@ -24,6 +24,8 @@ extension MainWindow {
             }
         }
         progressView.onCancel = { [weak store] in store?.cancel() }
+        watchNetwork(model: model)
+        detailPane?.candidates.loadCover = { [weak model] album in await model?.candidateCover(for: album) }
         detailPane?.candidates.bind(to: store).store(in: &tokens)
         Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
         Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }
@@ -57,7 +59,7 @@ extension MainWindow {
                     return [try PhotoImport.jpeg(from: handle.raw!, temporaries: temporaries)]
                 })
             } catch {
-                errorBanner.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? "This image could not be read.")
+                toasts.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? "This image could not be read.")
             }
         }
     }
@@ -66,8 +68,51 @@ extension MainWindow {
 
     private func renderScan(_ state: ScanState) {
         progressView.render(state)
-        if case .failed(_, let failure) = state.phase, failure != .cancelled {
-            errorBanner.show(failure.message)
+        // One photo that could not be scanned: a toast that names it and leads to its History
+        // row (which keeps the reason, Retry and Remove). Several photos: one summary at the end.
+        if case .failed(let file, let failure) = state.phase, failure != .cancelled, state.phase != shownScanFailure {
+            shownScanFailure = state.phase
+            if state.total > 1 {
+                // Part of a run: its summary says it.
+            } else if let file {
+                toasts.show(Self.toastTitle(file: file, failure), button: "_Show", action: { [weak self] in self?.showPage("history") })
+            } else {
+                toasts.show(failure.message)
+            }
+        }
+        if case .failed = state.phase {} else { shownScanFailure = nil }
+        if let summary = state.summary, summary.run != shownSummaryRun {
+            shownSummaryRun = summary.run
+            if summary.hasProblems {
+                toasts.show(summary.text, button: "_Show", seconds: 8, action: { [weak self] in self?.showPage("history") })
+            } else {
+                toasts.show(summary.text)
+            }
+        }
+    }
+
+    /// "cover.jpg was not identified", "cover.jpg waits for the network".
+    static func toastTitle(file: URL, _ failure: ScanFailure) -> String {
+        let name = file.lastPathComponent
+        switch failure {
+        case .notIdentified: return "“\(name)” was not identified"
+        case .badImage: return "“\(name)” is not a photo Crate can read"
+        case .offline: return "No connection — “\(name)” will be scanned when it is back"
+        case .providerKey: return "“\(name)” needs an identification key (Preferences)"
+        case .mustWait: return "“\(name)” waits: a service asked for a pause"
+        case .other, .cancelled: return "“\(name)” could not be scanned"
+        }
+    }
+
+    /// The network came back: photos that waited for it are scanned.
+    private func watchNetwork(model: AppModel) {
+        guard let monitor = g_network_monitor_get_default() else { return }
+        var wasAvailable = g_network_monitor_get_network_available(monitor) != 0
+        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(monitor), "network-changed") { [weak model] in
+            let available = g_network_monitor_get_network_available(monitor) != 0
+            defer { wasAvailable = available }
+            guard available, !wasAvailable, let model else { return }
+            Task { await model.retryWaiting() }
         }
     }
 
@@ -110,7 +155,8 @@ extension MainWindow {
             MainActor.assumeIsolated {
                 guard let window = weak.window else { return }
                 if let texture { window.receive(texture: texture) }
-                else { window.errorBanner.show("The clipboard has no image to scan.") }
+                // Not an error: a quiet note, not the red banner.
+                else { window.toasts.show("The clipboard has no image to scan", seconds: 3) }
             }
         }, box)
     }

@@ -8,9 +8,12 @@ final class MainWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
     let mainStack: UnsafeMutablePointer<GtkWidget>
     let banner = NoticeBanner()
-    let toast = UndoToast()
+    /// Non-blocking messages (AdwToastOverlay around the content).
+    private(set) var toasts: Toasts!
     let grid = AlbumGridView()
     let historyList = HistoryListView()
+    /// The Crate Wall, the first page.
+    let wallPage = WallPage()
     let overlay: UnsafeMutablePointer<GtkWidget>
     let dropOverlay = DropOverlay()
     let progressView = ScanProgressView()
@@ -31,6 +34,13 @@ final class MainWindow {
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The first-run welcome, while it shows.
+    var welcome: WelcomeView?
+    /// The toast offering to undo the last history delete.
+    var undoToast: ToastHandle?
+    /// The scan failure and run summary already shown as toasts (each is shown once).
+    var shownScanFailure: ScanState.Phase?
+    var shownSummaryRun = 0
     /// The query and sort the grid last showed: a new one starts at the top.
     var shownQuery: (query: String, sort: AlbumSort)?
     private let emptyState = EmptyStateView(
@@ -43,6 +53,8 @@ final class MainWindow {
     var history: HistoryStore?
     var detail: AlbumDetailStore?
     var playback: PlaybackStore?
+    /// The album the user last asked to play (for "Not in your music folder" in the detail pane).
+    var lastPlayedAlbumID: Int64?
     var playbackBar: PlaybackBar?
     let contentBox: UnsafeMutablePointer<GtkWidget>
     var detailPane: AlbumDetailPane?
@@ -68,10 +80,14 @@ final class MainWindow {
 
         browser = CrateBrowser(grid: crateStack)
         mainStack = adw_view_stack_new()!
+        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallPage.widget, "wall", "Wall")
+        adw_view_stack_page_set_icon_name(wall, "view-grid-symbolic")
         let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", "Crate")
         adw_view_stack_page_set_icon_name(cratePage, "media-optical-symbolic")
         let historyPage = adw_view_stack_add_titled(crate_view_stack(mainStack), historyStack, "history", "History")
         adw_view_stack_page_set_icon_name(historyPage, "document-open-recent-symbolic")
+        // The window still opens on the crate (the UI tests start there); the wall is one click away.
+        adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), "crate")
 
         searchEntry = gtk_search_entry_new()!
         Gtk.setAccessibleLabel(searchEntry, "Search the crate")
@@ -94,17 +110,20 @@ final class MainWindow {
         overlay = gtk_overlay_new()!
         gtk_overlay_set_child(crate_overlay(overlay), content)
         gtk_widget_set_vexpand(overlay, 1)
-        for layer in [toast.widget, progressView.widget, errorBanner.widget, dropOverlay.widget] {
+        for layer in [progressView.widget, errorBanner.widget, dropOverlay.widget] {
             gtk_overlay_add_overlay(crate_overlay(overlay), layer)
         }
+        let toastOverlay = Toasts(content: overlay)
+        gtk_widget_set_vexpand(toastOverlay.widget, 1)
         // AdwApplicationWindow has no title bar slot: the header bar is the first row of the
         // content, and the page switcher moves to a bottom bar when the header is too narrow.
         let (header, switcherBar) = makeHeaderBar()
         let window = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(window, header)
-        Gtk.append(window, overlay)
+        Gtk.append(window, toastOverlay.widget)
         Gtk.append(window, switcherBar)
         adw_application_window_set_content(crate_adw_application_window(widget), window)
+        toasts = toastOverlay
         installActions()
         keys = WindowKeys.install(on: widget)
         keys.onEscape = { [weak self] in self?.escape() ?? false }
@@ -127,6 +146,27 @@ final class MainWindow {
         browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         tokens.append(contentsOf: bindStores(pane: pane))
         if TestEvents.isEnabled {
+            toasts.onShow = { TestEvents.toast($0) }
+            historyList.onSelectionChanged = { TestEvents.historySelection($0) }
+            grid.onNowPlaying = { TestEvents.note("grid-now-playing \($0.map(String.init) ?? "none")") }
+            pane.onPlayIcon = { [weak self] icon in
+                TestEvents.note("pane-play-icon \(icon)")
+                if let self { TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: self.widget) }
+            }
+            pane.onTracksMarked = { playing, keys in TestEvents.note("tracks-marked playing=\(playing.map(String.init) ?? "none") key=\(keys)") }
+            pane.candidates.onShown = { [weak self] row in
+                guard let self else { return }
+                TestEvents.reportPoint("candidate-row", of: row, in: self.widget)
+            }
+            // Banners measured with long messages (a recovery notice, a playback error).
+            let notice = NoticeBanner(), error = ErrorBanner()
+            notice.show("Crate found your library damaged and moved it aside to crate.sqlite.damaged-2026-11-23T09:00:00; a new, empty library was created.")
+            error.show("The playback service could not start the album because the track list of this album has not arrived yet.")
+            TestEvents.reportMinimumWidths([("progress-card", progressView.card), ("notice-banner", notice.widget),
+                                            ("error-banner", error.widget), ("window-content", overlay)])
+            TestEvents.reportCardHeights(ScanProgressView())
+            g_object_ref_sink(notice.widget); g_object_unref(notice.widget)
+            g_object_ref_sink(error.widget); g_object_unref(error.widget)
             tokens.append(contentsOf: TestEvents.report(library: library, history: history))
             tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: widget,
                                                                  grid: grid.widget, playButton: pane.playAlbumButton))
@@ -136,6 +176,46 @@ final class MainWindow {
         } else if let notice = database.readOnlyNotice {
             banner.show(notice)
         }
+    }
+
+    /// The first-run welcome over the window's content, until a provider is saved or skipped.
+    func showWelcome(store: PreferencesStore) {
+        let view = WelcomeView(store: store)
+        welcome = view
+        gtk_overlay_add_overlay(crate_overlay(overlay), view.widget)
+        // Under the progress card and the drop overlay: a photo dropped now is still scanned.
+        for layer in [progressView.widget, dropOverlay.widget] {
+            g_object_ref(UnsafeMutableRawPointer(layer))
+            gtk_overlay_remove_overlay(crate_overlay(overlay), layer)
+            gtk_overlay_add_overlay(crate_overlay(overlay), layer)
+            g_object_unref(UnsafeMutableRawPointer(layer))
+        }
+        view.onDone = { [weak self] in self?.closeWelcome() }
+        if TestEvents.isEnabled {
+            TestEvents.note("welcome shown")
+            TestEvents.reportPoint("welcome-key", of: view.keyField, in: widget)
+            TestEvents.reportPoint("welcome-test", of: view.testConnectionButton, in: widget)
+            TestEvents.reportPoint("welcome-save", of: view.saveButton, in: widget)
+            var last: ConnectionTest?
+            view.onConnection = { state in
+                guard state != last else { return }
+                last = state
+                switch state {
+                case .untested: break
+                case .testing: TestEvents.note("connection testing")
+                case .succeeded: TestEvents.note("connection succeeded")
+                case .failed(let text): TestEvents.note("connection failed \(text)")
+                }
+            }
+        }
+    }
+
+    func closeWelcome() {
+        guard let welcome else { return }
+        gtk_overlay_remove_overlay(crate_overlay(overlay), welcome.widget)
+        self.welcome = nil
+        grid.focus()
+        if TestEvents.isEnabled { TestEvents.note("welcome closed") }
     }
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).
@@ -216,8 +296,9 @@ final class MainWindow {
 
     func renderHistory(_ state: HistoryState) {
         if case .loaded = state.phase {
-            historyList.show(state.entries)
-            gtk_stack_set_visible_child_name(crate_stack(historyStack), state.entries.isEmpty ? "empty" : "list")
+            historyList.show(state.entries, unscanned: state.unscanned)
+            let empty = state.entries.isEmpty && state.unscanned.isEmpty
+            gtk_stack_set_visible_child_name(crate_stack(historyStack), empty ? "empty" : "list")
         }
         if let message = state.errorMessage { banner.show(message, isError: true) }
     }

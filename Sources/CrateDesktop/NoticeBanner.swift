@@ -12,6 +12,13 @@ final class NoticeBanner {
         let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["notice-banner"])
         label = Gtk.label("")
         gtk_label_set_wrap(crate_label(label), 1)
+        // Paths and addresses are long words: break inside them rather than widen the window.
+        gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD_CHAR)
+        // A wrapping label asks for its whole text as its minimum unless told otherwise: a
+        // short minimum (and a readable natural width) lets the banner fit a 360 px window.
+        gtk_label_set_width_chars(crate_label(label), 12)
+        gtk_label_set_max_width_chars(crate_label(label), 90)
+        gtk_label_set_xalign(crate_label(label), 0)
         gtk_widget_set_hexpand(label, 1)
         let dismiss = gtk_button_new_with_label("Dismiss")!
         GObjectScope.of(widget).connect(dismiss, "clicked") { [weak self] in self?.hide() }

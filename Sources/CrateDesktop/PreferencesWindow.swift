@@ -2,106 +2,120 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// Preferences (Ctrl+,): provider, model, endpoint, API key, advanced search, MusicBrainz contact.
-/// A thin binding to `PreferencesStore`, which validates and saves; keys are never shown.
+/// Preferences (Ctrl+,) as an `AdwPreferencesWindow` with instant apply: every change is saved
+/// as it is made (text fields when their apply button or Enter is pressed); Esc closes. The
+/// provider comes first, with where to get a key and a connection test; model, endpoint and web
+/// search wait under "Advanced". A thin binding to `PreferencesStore`, which validates and saves;
+/// keys are never shown.
 @MainActor
 final class PreferencesWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let store: PreferencesStore
-    private let providerDropDown: UnsafeMutablePointer<GtkWidget>
-    private let modelEntry: UnsafeMutablePointer<GtkWidget>
-    private let endpointEntry: UnsafeMutablePointer<GtkWidget>
-    private let keyEntry: UnsafeMutablePointer<GtkWidget>
-    private let keyStatus: UnsafeMutablePointer<GtkWidget>
+    private let providerRow: UnsafeMutablePointer<GtkWidget>
+    private let keyRow: UnsafeMutablePointer<GtkWidget>
+    private let keyStatusRow: UnsafeMutablePointer<GtkWidget>
+    private let keyLink: UnsafeMutablePointer<GtkWidget>
+    private let testRow: UnsafeMutablePointer<GtkWidget>
+    private let testButton: UnsafeMutablePointer<GtkWidget>
+    private let testSpinner: UnsafeMutablePointer<GtkWidget>
+    private let advanced: UnsafeMutablePointer<GtkWidget>
+    private let modelRow: UnsafeMutablePointer<GtkWidget>
+    private let endpointRow: UnsafeMutablePointer<GtkWidget>
     private let searchSwitch: UnsafeMutablePointer<GtkWidget>
-    private let contactEntry: UnsafeMutablePointer<GtkWidget>
-    private let overrideLabel: UnsafeMutablePointer<GtkWidget>
+    private let contactRow: UnsafeMutablePointer<GtkWidget>
+    private let noticeLabel: UnsafeMutablePointer<GtkWidget>
     private let errorLabel: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
+    /// True while `render` writes into the widgets, so their signals do not call back.
+    private var rendering = false
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, store: PreferencesStore, firstRun: Bool) {
+    init(parent: UnsafeMutablePointer<GtkWidget>?, store: PreferencesStore) {
         self.store = store
-        widget = gtk_window_new()!
+        widget = adw_preferences_window_new()!
         gtk_window_set_title(crate_window(widget), "Preferences")
-        gtk_window_set_default_size(crate_window(widget), 560, -1)
+        gtk_window_set_default_size(crate_window(widget), 600, 640)
         gtk_window_set_modal(crate_window(widget), 1)
+        adw_preferences_window_set_search_enabled(crate_preferences_window(widget), 0)
         if let parent { gtk_window_set_transient_for(crate_window(widget), crate_window(parent)) }
+        crate_add_local_shortcut(widget, "Escape", "window.close")
 
-        providerDropDown = Gtk.withCStringArray(PreferencesStore.providers.map(\.name)) { gtk_drop_down_new_from_strings($0)! }
-        modelEntry = gtk_entry_new()!
-        endpointEntry = gtk_entry_new()!
-        keyEntry = gtk_password_entry_new()!
-        gtk_password_entry_set_show_peek_icon(OpaquePointer(keyEntry), 1)
-        keyStatus = Gtk.label("", classes: ["dim-label", "caption"])
+        let page = adw_preferences_page_new()!
+        adw_preferences_page_set_title(crate_preferences_page(page), "Identification")
+        adw_preferences_page_set_icon_name(crate_preferences_page(page), "camera-photo-symbolic")
+
+        // Provider first.
+        let providerGroup = adw_preferences_group_new()!
+        adw_preferences_group_set_title(crate_preferences_group(providerGroup), "Identification Service")
+        adw_preferences_group_set_description(crate_preferences_group(providerGroup),
+            "Crate asks a vision model to identify covers it has not seen before and to write reviews. Without one, it still recognises covers already in your crate, offline.")
+        providerRow = adw_combo_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(providerRow), "Provider")
+        let names = Gtk.withCStringArray(PreferencesStore.providers.map(\.name)) { gtk_string_list_new($0)! }
+        adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
+        g_object_unref(UnsafeMutableRawPointer(names))
+        keyRow = adw_password_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
+        adw_entry_row_set_show_apply_button(crate_entry_row(keyRow), 1)
+        keyStatusRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(keyStatusRow), "Key")
+        keyLink = gtk_link_button_new_with_label("https://example.invalid", "Get a key")!
+        gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(keyStatusRow), keyLink)
+        testRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(testRow), "Connection")
+        testSpinner = gtk_spinner_new()!
+        testButton = gtk_button_new_with_mnemonic("_Test Connection")!
+        gtk_widget_set_valign(testButton, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(testRow), testSpinner)
+        adw_action_row_add_suffix(crate_action_row(testRow), testButton)
+        for row in [providerRow, keyRow, keyStatusRow, testRow] { adw_preferences_group_add(crate_preferences_group(providerGroup), row) }
+
+        // Advanced: for people who run their own endpoint or pick a model.
+        let advancedGroup = adw_preferences_group_new()!
+        advanced = adw_expander_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(advanced), "Advanced")
+        adw_expander_row_set_subtitle(crate_expander_row(advanced), "Model, endpoint and web search")
+        modelRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(modelRow), "Model")
+        adw_entry_row_set_show_apply_button(crate_entry_row(modelRow), 1)
+        endpointRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(endpointRow), "Endpoint")
+        adw_entry_row_set_show_apply_button(crate_entry_row(endpointRow), 1)
+        let searchRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(searchRow), "Web Search for Hard Covers")
+        adw_action_row_set_subtitle(crate_action_row(searchRow),
+            "When a cover is hard to read, the provider may search the web to finish the identification and to review new releases. Costs more per scan.")
         searchSwitch = gtk_switch_new()!
-        gtk_widget_set_halign(searchSwitch, GTK_ALIGN_START)
-        contactEntry = gtk_entry_new()!
-        overrideLabel = Gtk.label("", classes: ["dim-label", "caption"])
-        Gtk.wrap(overrideLabel)
+        gtk_widget_set_valign(searchSwitch, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(searchRow), searchSwitch)
+        adw_action_row_set_activatable_widget(crate_action_row(searchRow), searchSwitch)
+        for row in [modelRow, endpointRow, searchRow] { adw_expander_row_add_row(crate_expander_row(advanced), row) }
+        adw_preferences_group_add(crate_preferences_group(advancedGroup), advanced)
+
+        let musicBrainzGroup = adw_preferences_group_new()!
+        adw_preferences_group_set_title(crate_preferences_group(musicBrainzGroup), "MusicBrainz")
+        adw_preferences_group_set_description(crate_preferences_group(musicBrainzGroup),
+            "MusicBrainz asks every app for a way to reach its user, such as an e-mail address.")
+        contactRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(contactRow), "Contact")
+        adw_entry_row_set_show_apply_button(crate_entry_row(contactRow), 1)
+        adw_preferences_group_add(crate_preferences_group(musicBrainzGroup), contactRow)
+
+        noticeLabel = Gtk.label("", classes: ["dim-label", "caption"])
+        Gtk.wrap(noticeLabel)
         errorLabel = Gtk.label("", classes: ["error"])
         Gtk.wrap(errorLabel)
+        let messages = adw_preferences_group_new()!
+        adw_preferences_group_add(crate_preferences_group(messages), errorLabel)
+        adw_preferences_group_add(crate_preferences_group(messages), noticeLabel)
 
-        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 16, classes: ["preferences"])
-        if firstRun {
-            let intro = Gtk.label("Crate needs a vision provider to identify albums it has not seen before and to write reviews. Without one, it still recognises covers already in your crate, offline.", classes: ["first-run"])
-            Gtk.wrap(intro)
-            Gtk.append(content, intro)
+        for group in [providerGroup, advancedGroup, musicBrainzGroup, messages] {
+            adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
         }
-        let grid = gtk_grid_new()!
-        gtk_grid_set_row_spacing(crate_grid(grid), 10)
-        gtk_grid_set_column_spacing(crate_grid(grid), 12)
-        let rows: [(String, UnsafeMutablePointer<GtkWidget>)] = [
-            ("_Provider", providerDropDown), ("_Model", modelEntry), ("_Endpoint", endpointEntry),
-            ("API _key", keyEntry), ("", keyStatus), ("Advanced _search", searchSwitch), ("MusicBrainz _contact", contactEntry),
-        ]
-        for (row, (title, field)) in rows.enumerated() {
-            let label = gtk_label_new_with_mnemonic(title)!
-            gtk_label_set_xalign(crate_label(label), 1)
-            gtk_label_set_mnemonic_widget(crate_label(label), field)
-            gtk_widget_set_hexpand(field, 1)
-            gtk_grid_attach(crate_grid(grid), label, 0, Int32(row), 1, 1)
-            gtk_grid_attach(crate_grid(grid), field, 1, Int32(row), 1, 1)
-        }
-        gtk_widget_set_tooltip_text(searchSwitch, "Lets the provider search the web to finish hard identifications and to review new releases")
-        Gtk.setAccessibleLabel(searchSwitch, "Advanced search")
-        Gtk.append(content, grid)
-        Gtk.append(content, overrideLabel)
-        Gtk.append(content, errorLabel)
-
-        let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
-        let save = gtk_button_new_with_mnemonic("_Save")!
-        gtk_widget_add_css_class(save, "suggested-action")
-        Gtk.append(buttons, cancel)
-        Gtk.append(buttons, save)
-        Gtk.append(content, buttons)
-        gtk_window_set_child(crate_window(widget), content)
-        gtk_window_set_default_widget(crate_window(widget), save)
+        adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
-        GSignal.connect(cancel, "clicked", owner: widget) { [weak self] in
-            guard let self else { return }
-            gtk_window_destroy(crate_window(self.widget))
-        }
-        GSignal.connect(save, "clicked", owner: widget) { [weak self] in
-            guard let self, self.store.save() else { return }
-            gtk_window_destroy(crate_window(self.widget))
-        }
-        GSignal.connect(providerDropDown, "notify::selected", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
-            guard let self else { return }
-            let index = Int(gtk_drop_down_get_selected(crate_drop_down(self.providerDropDown)))
-            guard PreferencesStore.providers.indices.contains(index) else { return }
-            self.store.selectProvider(PreferencesStore.providers[index].kind)
-        }
-        bind(modelEntry) { $0.setModel($1) }
-        bind(endpointEntry) { $0.setEndpoint($1) }
-        bind(keyEntry) { $0.setKey($1) }
-        bind(contactEntry) { $0.setContact($1) }
-        GSignal.connect(searchSwitch, "notify::active", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
-            guard let self else { return }
-            self.store.setAdvancedSearch(gtk_switch_get_active(crate_switch(self.searchSwitch)) != 0)
-        }
+        connectSignals()
     }
 
     func present() {
@@ -110,40 +124,97 @@ final class PreferencesWindow {
 
     // MARK: - Private
 
-    /// Every edit of `entry` goes to the store's `intent`.
-    private func bind(_ entry: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
-        GSignal.connect(entry, "changed", owner: widget) { [weak self] in
+    private func connectSignals() {
+        GSignal.connect(providerRow, "notify::selected", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, !self.rendering else { return }
+            let index = Int(adw_combo_row_get_selected(crate_combo_row(self.providerRow)))
+            guard PreferencesStore.providers.indices.contains(index) else { return }
+            self.store.selectProvider(PreferencesStore.providers[index].kind)
+            self.store.save()
+        }
+        GSignal.connect(searchSwitch, "notify::active", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, !self.rendering else { return }
+            self.store.setAdvancedSearch(gtk_switch_get_active(crate_switch(self.searchSwitch)) != 0)
+            self.store.save()
+        }
+        // Text is applied with the row's apply button or Enter (a half-typed endpoint is never saved).
+        applyOnEnter(modelRow) { $0.setModel($1) }
+        applyOnEnter(endpointRow) { $0.setEndpoint($1) }
+        applyOnEnter(contactRow) { $0.setContact($1) }
+        applyOnEnter(keyRow) { store, key in
+            store.setKey(key)
+        }
+        GSignal.connect(keyRow, "apply", owner: widget) { [weak self] in
             guard let self else { return }
-            intent(self.store, self.text(entry))
+            gtk_editable_set_text(crate_editable(self.keyRow), "")  // Saved: never kept on screen.
+        }
+        GSignal.connect(keyRow, "changed", owner: widget) { [weak self] in
+            guard let self, !self.rendering else { return }
+            self.store.setKey(self.text(self.keyRow))  // "Test Connection" may use it before it is saved.
+        }
+        GSignal.connect(testButton, "clicked", owner: widget) { [weak self] in self?.store.testConnection() }
+    }
+
+    private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
+        GSignal.connect(row, "apply", owner: widget) { [weak self] in
+            guard let self else { return }
+            intent(self.store, self.text(row))
+            self.store.save()
         }
     }
 
     private func render(_ state: PreferencesState) {
+        rendering = true
+        defer { rendering = false }
         let index = PreferencesStore.providers.firstIndex { $0.kind == state.provider } ?? 0
-        if Int(gtk_drop_down_get_selected(crate_drop_down(providerDropDown))) != index {
-            gtk_drop_down_set_selected(crate_drop_down(providerDropDown), UInt32(index))
-            setText(keyEntry, "")  // A key typed for the previous provider is dropped.
+        if Int(adw_combo_row_get_selected(crate_combo_row(providerRow))) != index {
+            adw_combo_row_set_selected(crate_combo_row(providerRow), UInt32(index))
+            setText(keyRow, "")  // A key typed for the previous provider is dropped.
         }
-        setText(modelEntry, state.model)
-        gtk_entry_set_placeholder_text(crate_entry(modelEntry), state.modelPlaceholder)
-        setText(endpointEntry, state.endpoint)
-        setText(contactEntry, state.contact)
+        setText(modelRow, state.model)
+        setText(endpointRow, state.endpoint)
+        setText(contactRow, state.contact)
         if (gtk_switch_get_active(crate_switch(searchSwitch)) != 0) != state.advancedSearch {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }
-        for field in [modelEntry, endpointEntry] { gtk_widget_set_sensitive(field, state.providerFieldsEnabled ? 1 : 0) }
-        gtk_widget_set_sensitive(keyEntry, state.keyFieldEnabled ? 1 : 0)
-        Gtk.setText(keyStatus, state.keyStatus)
-        Gtk.setText(overrideLabel, state.overrideNotice ?? "")
-        gtk_widget_set_visible(overrideLabel, state.overrideNotice == nil ? 0 : 1)
+        adw_preferences_row_set_title(crate_preferences_row(modelRow),
+                                      state.modelPlaceholder.isEmpty ? "Model" : "Model (empty: \(state.modelPlaceholder))")
+        gtk_widget_set_sensitive(advanced, state.providerFieldsEnabled ? 1 : 0)
+        gtk_widget_set_visible(keyRow, state.keyFieldEnabled ? 1 : 0)
+        gtk_widget_set_visible(keyStatusRow, state.provider == .none ? 0 : 1)
+        gtk_widget_set_visible(testRow, state.provider == .none ? 0 : 1)
+        adw_action_row_set_subtitle(crate_action_row(keyStatusRow), Self.escaped(state.keyStatus))
+        if let link = state.keyLink {
+            gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
+            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+        }
+        switch state.connection {
+        case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), "Sends one tiny request with the key above.")
+        case .testing: adw_action_row_set_subtitle(crate_action_row(testRow), "Testing…")
+        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(testRow), Self.escaped(text))
+        }
+        if state.connection == .testing { gtk_spinner_start(OpaquePointer(testSpinner)) } else { gtk_spinner_stop(OpaquePointer(testSpinner)) }
+        gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
+        if case .failed = state.connection { gtk_widget_add_css_class(testRow, "error") } else { gtk_widget_remove_css_class(testRow, "error") }
+        if case .succeeded = state.connection { gtk_widget_add_css_class(testRow, "success") } else { gtk_widget_remove_css_class(testRow, "success") }
+        Gtk.setText(noticeLabel, state.overrideNotice ?? "")
+        gtk_widget_set_visible(noticeLabel, state.overrideNotice == nil ? 0 : 1)
         Gtk.setText(errorLabel, state.errorMessage ?? "")
+        gtk_widget_set_visible(errorLabel, state.errorMessage == nil ? 0 : 1)
+        if state.errorMessage != nil { gtk_widget_add_css_class(endpointRow, "error") } else { gtk_widget_remove_css_class(endpointRow, "error") }
+    }
+
+    /// Row subtitles are markup: text from a server is escaped.
+    private static func escaped(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
     }
 
     private func text(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
         gtk_editable_get_text(crate_editable(entry)).map { String(cString: $0) } ?? ""
     }
 
-    /// Only when different: setting an entry's text emits "changed", which calls back into the store.
     private func setText(_ entry: UnsafeMutablePointer<GtkWidget>, _ value: String) {
         guard text(entry) != value else { return }
         gtk_editable_set_text(crate_editable(entry), value)

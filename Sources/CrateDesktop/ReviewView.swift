@@ -2,7 +2,8 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// The Review tab: summary, evidence bullets, rating, key tracks, date and Regenerate; or the
+/// The Review tab: summary, evidence bullets, key tracks, date and Regenerate (the rating is on
+/// the artwork's band); or the
 /// "Review Temporarily Unavailable" state with its tip and Retry.
 @MainActor
 final class ReviewView {
@@ -55,8 +56,7 @@ final class ReviewView {
             Self.setText(bullets, review.bullets.map { "•  " + $0 }.joined(separator: "\n"))
             gtk_widget_set_visible(summary, 1)
             gtk_widget_set_visible(bullets, 1)
-            Gtk.setText(rating, "Rating: " + String(format: "%.1f", review.rating) + " / 10 · " + review.recommendation)
-            gtk_widget_set_visible(rating, 1)
+            // The rating and recommendation are on the artwork's band: said once.
             Self.setText(keyTracks, "Key tracks: " + review.keyTracks.joined(separator: ", "))
             gtk_widget_set_visible(keyTracks, 1)
             Gtk.setText(footer, "Generated \(Self.dateFormatter.string(from: review.generatedAt)) · \(review.model)\(review.usedSearch ? " · with web search" : "")")

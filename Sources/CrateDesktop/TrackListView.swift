@@ -1,14 +1,26 @@
 import CGtk
 import CrateCore
 
-/// The Tracks tab: the album's tracks in disc order with their durations.
+/// The Tracks tab: the album's tracks in disc order with their durations; the review's key
+/// tracks carry a star, and the track playing now is marked (its button pauses).
 @MainActor
 final class TrackListView {
+    /// What the list shows about playback: the playing track of this album and whether it plays.
+    struct NowPlaying: Equatable {
+        var trackID: Int64
+        var isPlaying: Bool
+    }
+
     let widget: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
+    private var shown: (tracks: [Track], keyTracks: Set<Int64>, nowPlaying: NowPlaying?)?
     /// Plays the track at this index of the list (disc order).
     var onPlay: ((Int) -> Void)?
+    /// The playing track's button: pause or resume.
+    var onToggle: (() -> Void)?
+    /// After each redraw: the marked track's index (test events).
+    var onMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)?
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
@@ -22,40 +34,73 @@ final class TrackListView {
         Gtk.append(widget, emptyLabel)
     }
 
-    func show(_ tracks: [Track]) {
+    /// Redraws only when something it shows changed.
+    func show(_ tracks: [Track], keyTracks: Set<Int64> = [], nowPlaying: NowPlaying? = nil) {
+        if let shown, shown.tracks == tracks, shown.keyTracks == keyTracks, shown.nowPlaying == nowPlaying { return }
+        shown = (tracks, keyTracks, nowPlaying)
         // gtk_list_box_remove_all arrived in GTK 4.12; Debian 12 has 4.8.
         while let child = gtk_widget_get_first_child(list) {
             gtk_list_box_remove(crate_list_box(list), child)
         }
         let multiDisc = Set(tracks.map(\.disc)).count > 1
         var lastDisc: Int?
+        var playingIndex: Int?
         for (index, track) in tracks.enumerated() {
             if multiDisc && track.disc != lastDisc {
                 let header = Gtk.label("Disc \(track.disc)", classes: ["heading", "disc-header"])
                 gtk_list_box_append(crate_list_box(list), header)
                 lastDisc = track.disc
             }
-            gtk_list_box_append(crate_list_box(list), row(track, index: index))
+            let playing = track.id != nil && track.id == nowPlaying?.trackID ? nowPlaying : nil
+            if playing != nil { playingIndex = index }
+            gtk_list_box_append(crate_list_box(list), row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing))
         }
         gtk_widget_set_visible(list, tracks.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, tracks.isEmpty ? 1 : 0)
+        onMarked?(playingIndex, tracks.filter { $0.id.map(keyTracks.contains) ?? false }.count)
     }
 
-    private func row(_ track: Track, index: Int) -> UnsafeMutablePointer<GtkWidget> {
+    private func row(_ track: Track, index: Int, isKey: Bool, playing: NowPlaying?) -> UnsafeMutablePointer<GtkWidget> {
         let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["track-row"])
-        let play = Gtk.iconButton("media-playback-start-symbolic", label: "Play \(track.title)")
+        let icon = playing?.isPlaying == true ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
+        let verb = playing?.isPlaying == true ? "Pause" : (playing != nil ? "Resume" : "Play")
+        let play = Gtk.iconButton(icon, label: "\(verb) \(track.title)")
+        gtk_widget_set_tooltip_text(play, verb)
         gtk_widget_add_css_class(play, "flat")
-        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in self?.onPlay?(index) }
-        let number = Gtk.label(track.number ?? String(track.position), classes: ["dim-label", "numeric"], xalign: 1)
-        gtk_label_set_width_chars(crate_label(number), 3)
+        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
+            if playing != nil { self?.onToggle?() } else { self?.onPlay?(index) }
+        }
+        // The playing track shows a speaker instead of its number.
+        let number: UnsafeMutablePointer<GtkWidget>
+        if playing != nil {
+            number = gtk_image_new_from_icon_name(playing?.isPlaying == true ? "audio-volume-high-symbolic" : "media-playback-pause-symbolic")!
+            gtk_widget_set_size_request(number, 28, -1)
+            gtk_widget_add_css_class(number, "accent")
+            gtk_widget_add_css_class(row, "now-playing")
+        } else {
+            number = Gtk.label(track.number ?? String(track.position), classes: ["dim-label", "numeric"], xalign: 1)
+            gtk_label_set_width_chars(crate_label(number), 3)
+        }
         let title = Gtk.label(track.title)
         gtk_label_set_ellipsize(crate_label(title), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(title, 1)
-        let duration = Gtk.label(Self.format(track.durationMs), classes: ["dim-label", "numeric"], xalign: 1)
+        gtk_widget_set_tooltip_text(title, track.title)
         Gtk.append(row, play)
         Gtk.append(row, number)
         Gtk.append(row, title)
+        if isKey {
+            let star = gtk_image_new_from_icon_name("starred-symbolic")!
+            gtk_widget_add_css_class(star, "key-track")
+            gtk_widget_set_tooltip_text(star, "Key track (from the review)")
+            Gtk.setAccessibleLabel(star, "Key track")
+            Gtk.append(row, star)
+        }
+        let duration = Gtk.label(Self.format(track.durationMs), classes: ["dim-label", "numeric"], xalign: 1)
         Gtk.append(row, duration)
+        var description = "\(track.title)"
+        if isKey { description += ", key track" }
+        if let playing { description += playing.isPlaying ? ", playing" : ", paused" }
+        Gtk.setAccessibleLabel(row, description)
         return row
     }
 

@@ -28,4 +28,14 @@ public struct SecretServiceBackend: SecretBackend {
     public func store(_ key: String, provider: ProviderKind) -> Bool {
         crate_secret_store(provider.rawValue, "Crate API key (\(provider.rawValue))", key) != 0
     }
+
+    public func lookup(secret name: String) -> String? {
+        guard let key = crate_secret_lookup(name) else { return nil }
+        defer { secret_password_free(key) }
+        return String(cString: key)
+    }
+
+    public func store(_ value: String, secret name: String) -> Bool {
+        crate_secret_store(name, "Crate secret (\(name))", value) != 0
+    }
 }

@@ -5,6 +5,10 @@ import Foundation
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
+///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
+///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
+///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
+///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -170,10 +174,33 @@ do {
             if arg == "--count", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
         }
         try benchArtist(runs: runs, count: count)
+    case "wall":
+        var runs = 5
+        var latency = 0.4
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--latency", let n = rest.popFirst().flatMap({ Double($0) }) { latency = n }
+        }
+        try await benchWall(runs: runs, latency: latency)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
+    case "music-index":
+        var count = 10_000, runs = 5
+        var crate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("crate").path
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--files", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            if arg == "--crate", let path = rest.popFirst() { crate = path }
+        }
+        try benchIndex(count: count, runs: runs, crate: crate)
+    case "tags":
+        try benchTagReaders(count: arguments.count > 1 ? Int(arguments[1]) ?? 1_000 : 1_000)
+    case "gap":
+        try await benchGap(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench artist [--runs N] [--count N]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N]")
         exit(64)
     }
 } catch let error as ImageError {

@@ -65,7 +65,7 @@ struct PlayCommandTests {
         let scratch = Scratch()
         let ids = try scratch.makeLibrary()
         let grid = ids.map(String.init).joined(separator: ",")
-        let run = try await crate(["play", "\(ids[0])", "--from-grid", grid], in: scratch)
+        let run = try await crate(["play", "\(ids[0])", "--from-grid", grid, "--simulate"], in: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let decoded = try lines.map { try JSONDecoder().decode(PlaybackLogLine.self, from: Data($0.utf8)) }

@@ -75,7 +75,7 @@ struct WindowRefreshEndToEndTests {
         // A private session bus keeps this window from handing itself to a Crate already running.
         window.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
         window.arguments = ["--", "xvfb-run", "-a", Self.desktop.path]
-        window.environment = cli.environment.merging(["CRATE_TEST_EVENTS": "1", "PATH": "/usr/bin:/bin"]) { _, new in new }
+        window.environment = cli.environment.merging(["CRATE_TEST_EVENTS": "1", "CRATE_PLAYER": "log", "PATH": "/usr/bin:/bin"]) { _, new in new }
         let output = Pipe()
         window.standardOutput = output
         window.standardError = FileHandle.nullDevice

@@ -17,6 +17,8 @@ public final class AppModel {
     public let playback: PlaybackStore
     /// The artist page (albums and EPs of one artist, oldest first).
     public let artists: ArtistStore
+    /// The Crate Wall (the first page).
+    public let wall: WallStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
@@ -46,6 +48,7 @@ public final class AppModel {
         pipeline = services.makeScanPipeline()
         queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         scans = ScanStore(scanner: queue)
+        wall = WallStore(database: database, service: Self.wallService(services), table: try? CrateDialTable.standard(environment: environment.variables))
         self.temporaryPhotos = temporaryPhotos
         scanToken = scans.state.subscribe { [weak self] state in
             if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
@@ -60,6 +63,9 @@ public final class AppModel {
         history.start()
         detail.start()
         artists.start()
+        // The stored wall at once (offline too), then a new one in the background.
+        wall.start()
+        wall.refreshInBackground()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }
         do {
@@ -91,6 +97,57 @@ public final class AppModel {
         scan(files: files)
     }
 
+    /// Retry on photos without a scan (History's failed rows): back into the queue, then scanned.
+    public func retry(unscannedPhotoIDs ids: [Int64]) async {
+        let database = environment.database
+        do {
+            let files = try await Task.detached { try database.requeueUnscannedPhotos(ids: ids) }.value
+            let queued = scans.queuedFiles
+            scans.scan(files: files.filter { !queued.contains($0.standardizedFileURL) })
+        } catch {
+            Log.error("could not queue the photos again: \(UserMessage.text(for: error))")
+        }
+    }
+
+    /// The network is back: scans the photos that waited for it (and any other waiting photo).
+    public func retryWaiting() async {
+        let database = environment.database
+        do {
+            let files = try await Task.detached { try database.waitingPhotos() }.value
+            let queued = scans.queuedFiles
+            let missing = files.filter { !queued.contains($0.standardizedFileURL) && FileManager.default.fileExists(atPath: $0.path) }
+            scans.scan(files: missing)
+        } catch {
+            Log.error("could not read the waiting photos: \(UserMessage.text(for: error))")
+        }
+    }
+
+    /// After a new key or provider: every photo without a scan gets another try, the failed
+    /// ones included (without a provider, a cover tier 0 did not know counts as not identified).
+    public func retryAllUnscanned() async {
+        let database = environment.database
+        guard let photos = try? await Task.detached(operation: { try database.unscannedPhotos(limit: 10_000) }).value else { return }
+        await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
+    }
+
+    /// The cover of a "Not this album?" candidate, for its thumbnail: the file already in the
+    /// artwork cache, else fetched from the Cover Art Archive into it (the album itself is not
+    /// touched). Nil offline, without a release id, or when the release has no art.
+    public func candidateCover(for album: Album) async -> URL? {
+        guard let id = MBID(validating: album.musicBrainzReleaseID) else { return nil }
+        let cache = ArtworkCache(paths: environment.paths)
+        if let files = await cache.files(for: id) { return files.thumbnail ?? files.artwork }
+        guard let coverArt = services.coverArt else { return nil }
+        let group = MBID(validating: album.musicBrainzReleaseGroupID)
+        do {
+            guard case .image(let cover) = try await coverArt.frontCover(release: id, releaseGroup: group) else { return nil }
+            return try await cache.store(cover.data, for: id).artwork
+        } catch {
+            Log.notice("no cover for a candidate: \(UserMessage.text(for: error))")
+            return nil
+        }
+    }
+
     /// Deletes converted and pasted photos the queue no longer needs (after a kill, the next
     /// session scans what was left and then deletes it).
     public func removeTemporaryPhotos() {
@@ -103,6 +160,11 @@ public final class AppModel {
     public func makePreferences() -> PreferencesStore {
         let preferences = PreferencesStore(environment: environment)
         preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
+        // A new provider or key: the photos that failed or waited get another try.
+        preferences.onCredentialsChanged = { [weak self] in
+            guard let self else { return }
+            Task { await self.retryAllUnscanned() }
+        }
         return preferences
     }
 
@@ -117,5 +179,16 @@ public final class AppModel {
         detail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback.replaceTrackLists(services.trackLists)
         artists.replaceService(services.artistCatalogue)
+        wall.replaceService(Self.wallService(services))
+    }
+
+    /// The wall's service, or nil when its data files are missing (the stored wall still shows).
+    private static func wallService(_ services: AppServices) -> WallService? {
+        do {
+            return try services.wallService()
+        } catch {
+            Log.error("the Crate Wall cannot be built: \(UserMessage.text(for: error))")
+            return nil
+        }
     }
 }

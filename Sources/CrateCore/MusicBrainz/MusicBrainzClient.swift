@@ -78,6 +78,14 @@ public final class MusicBrainzClient: Sendable {
     }
 }
 
+// MARK: - Shared with the other MusicBrainz files
+
+extension MusicBrainzClient {
+    func getBody(_ url: URL) async throws -> Data { try await get(url) }
+    func releaseGroupURL(path: String, query: String) throws -> URL { try makeURL(path: path, query: query) }
+    static func encodeQueryValue(_ text: String) -> String { formEncode(text) }
+}
+
 // MARK: - Shared by the requests
 
 extension MusicBrainzClient {

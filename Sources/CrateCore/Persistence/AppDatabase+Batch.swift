@@ -115,7 +115,7 @@ extension AppDatabase {
 
     /// SQL true when a pending item's lease binds nobody: never leased, lapsed (before the
     /// time given as the next argument), or held by a process that is gone.
-    private static let leaseIsFree = "(leaseOwner IS NULL OR leaseExpiresAt <= ? OR crate_lease_gone(leaseOwner))"
+    static let leaseIsFree = "(leaseOwner IS NULL OR leaseExpiresAt <= ? OR crate_lease_gone(leaseOwner))"
 
     /// Saves a scan and marks its batch item done in ONE transaction, so a kill between the two
     /// can never leave a saved scan whose item is still pending (and so scanned again).
@@ -165,15 +165,16 @@ extension AppDatabase {
     /// Gives back an attempt on an item whose scan was stopped on purpose (cancelled, or a problem
     /// such as a wrong key that is not the photo's fault), so it keeps all its tries, and ends this
     /// process's lease so the next run may take it at once.
-    public func releaseBatchItem(id: Int64, at date: Date = Date()) throws {
+    /// `reason`, when given, is kept in `error` (a pending item's error says why it waits).
+    public func releaseBatchItem(id: Int64, reason: String? = nil, at date: Date = Date()) throws {
         try checkWritable()
         try guardedWrite { db in
             try db.execute(
                 sql: """
-                    UPDATE batch_item SET attempts = MAX(attempts - 1, 0), updatedAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                    UPDATE batch_item SET attempts = MAX(attempts - 1, 0), error = ?, updatedAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL
                     WHERE id = ? AND state = ? AND (leaseOwner IS NULL OR leaseOwner = ?)
                     """,
-                arguments: [date, id, BatchItemState.pending.rawValue, leaseOwner.stored])
+                arguments: [reason, date, id, BatchItemState.pending.rawValue, leaseOwner.stored])
         }
     }
 

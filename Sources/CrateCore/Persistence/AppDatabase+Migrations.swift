@@ -200,11 +200,100 @@ extension AppDatabase {
             }
         }
 
-        // Artist pages (docs/decisions/0011-artist-catalogue-cache.md): each artist's albums and
+        // The music folder index: one row per audio file, kept up to date by mtime + size, with what
+        // its tags (or folder names) say; unreadable files are rows too, so they are reported.
+        migrator.registerMigration("v11-music-folder-index") { db in
+            try db.create(table: "music_file") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull().unique()
+                t.column("mtimeNs", .integer).notNull()
+                t.column("size", .integer).notNull()
+                t.column("status", .text).notNull()
+                t.column("problem", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text)
+                t.column("albumArtist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("disc", .integer).notNull()
+                t.column("track", .integer)
+                t.column("durationMs", .integer)
+                t.column("mbAlbumId", .text).indexed()
+                t.column("mbReleaseGroupId", .text).indexed()
+                t.column("mbTrackId", .text)
+                t.column("albumKey", .text).notNull().indexed()
+                t.column("groupKey", .text).notNull().indexed()
+                t.column("tagged", .boolean).notNull()
+            }
+        }
+
+        // The Crate Wall: the last wall shown (its tiles and dial, so it appears at once on launch
+        // and offline), favourites and dislikes of release groups (one row each, so they are
+        // mutually exclusive), and the outbox of recording feedback for ListenBrainz, leased
+        // like the batch queue so several processes never send one row twice.
+        migrator.registerMigration("v12-crate-wall") { db in
+            try db.create(table: "wall_state") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("dial", .text).notNull()
+                t.column("builtAt", .datetime)
+                t.column("unavailable", .text).notNull().defaults(to: "[]")
+            }
+            try db.create(table: "wall_item") { t in
+                t.primaryKey("position", .integer)
+                t.column("signal", .text).notNull()
+                t.column("releaseGroupId", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("releaseId", .text)
+                t.column("artUrl", .text)
+                // The cached 250 px art (a file name in the artwork cache), or nil until fetched.
+                t.column("artworkPath", .text)
+                t.column("artworkStatus", .text).notNull().defaults(to: ArtworkStatus.pending.rawValue)
+            }
+            try db.create(table: "album_rating") { t in
+                t.primaryKey("releaseGroupId", .text)
+                t.column("rating", .integer).notNull().check { [1, -1].contains($0) }
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("releaseId", .text)
+                t.column("ratedAt", .datetime).notNull()
+            }
+            try db.create(table: "feedback_outbox") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("releaseGroupId", .text).notNull()
+                t.column("releaseId", .text)
+                t.column("score", .integer).notNull().check { [1, 0, -1].contains($0) }
+                t.column("state", .text).notNull().defaults(to: "pending")
+                    .check { ["pending", "sent", "failed", "superseded"].contains($0) }
+                // The album's recordings once found (JSON array), and those already sent.
+                t.column("recordings", .text)
+                t.column("sentRecordings", .text).notNull().defaults(to: "[]")
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("nextAttemptAt", .double).notNull().defaults(to: 0)
+                t.column("leaseOwner", .text)
+                t.column("leaseExpiresAt", .double)
+                t.column("error", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(index: "feedback_outbox_on_state_group", on: "feedback_outbox", columns: ["state", "releaseGroupId", "id"])
+            // Recording → album mappings from ListenBrainz, so recommendations need one round trip
+            // once their recordings have been seen.
+            try db.create(table: "wall_recording_map") { t in
+                t.primaryKey("recordingId", .text)
+                t.column("releaseGroupId", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("releaseId", .text)
+                t.column("caaId", .integer)
+                t.column("caaReleaseId", .text)
+            }
+        }
+
+        // Artist pages (docs/decisions/0014-artist-catalogue-cache.md): each artist's albums and
         // EPs from MusicBrainz, saved page by page so a second visit is instant and works
         // offline, and an interrupted fetch resumes at `nextOffset`. A fetch started at offset 0
         // at `runStartedAt` ends by removing the rows it did not see again (`seenAt` older).
-        migrator.registerMigration("v11-artist-catalogue") { db in
+        migrator.registerMigration("v13-artist-catalogue") { db in
             try db.create(table: "artist_catalogue") { t in
                 t.primaryKey("artistId", .text)
                 t.column("name", .text)

@@ -57,6 +57,8 @@ extension AppDatabase {
             guard try Album.exists(db, key: scan.albumID) else {
                 throw CrateError.notFound("The album of this scan")
             }
+            // Undo pressed twice (or from two places): the scan is back once.
+            if let id = scan.id, try Scan.exists(db, key: id) { return }
             var copy = scan
             try copy.insert(db)
         }

@@ -51,7 +51,7 @@ public struct AlbumQueueManager: Equatable, Sendable {
     /// Builds the batch's queue from track lists keyed by album id. Albums missing from
     /// `trackLists`, or with an empty list, are skipped. Tracks are sorted into canonical order
     /// whatever order they arrive in, so nothing can reorder an album.
-    public mutating func fill(trackLists: [Int64: [Track]]) {
+    public mutating func fill(trackLists: [Int64: [Track]], files: [Int64: [TrackSlot: String]] = [:]) {
         entries = []
         skippedAlbumIDs = []
         cursor = nil
@@ -62,8 +62,10 @@ public struct AlbumQueueManager: Equatable, Sendable {
                 skippedAlbumIDs.append(albumID)
                 continue
             }
+            let albumFiles = files[albumID]
             for track in Self.canonicalOrder(tracks) {
-                entries.append(QueueEntry(gridIndex: gridIndex, albumID: albumID, track: track))
+                let path = albumFiles?[TrackSlot(disc: track.disc, position: track.position)]
+                entries.append(QueueEntry(gridIndex: gridIndex, albumID: albumID, track: track, filePath: path))
             }
         }
     }
@@ -163,5 +165,16 @@ public struct AlbumQueueManager: Equatable, Sendable {
     /// Disc, then position; the stored id breaks ties so the order is always the same.
     static func canonicalOrder(_ tracks: [Track]) -> [Track] {
         tracks.sorted { ($0.disc, $0.position, $0.id ?? 0) < ($1.disc, $1.position, $1.id ?? 0) }
+    }
+}
+
+/// A track's place in its album: the key that ties a track to its file.
+public struct TrackSlot: Hashable, Sendable {
+    public var disc: Int
+    public var position: Int
+
+    public init(disc: Int, position: Int) {
+        self.disc = disc
+        self.position = position
     }
 }

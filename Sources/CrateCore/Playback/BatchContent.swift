@@ -4,6 +4,10 @@ struct BatchContent: Sendable {
     var albumIDs: [Int64]
     var albums: [Int64: Album] = [:]
     var trackLists: [Int64: [Track]] = [:]
+    /// Audio files by album and track, for albums matched in the music folder (real playback).
+    var files: [Int64: [TrackSlot: String]] = [:]
+    /// Albums with no files in the music folder (real playback only), with why.
+    var withoutFiles: [Int64: AudioPlaybackError] = [:]
     /// Ids that are not in the library at all.
     var missingAlbumIDs: [Int64] = []
     /// Albums in the library whose track list is neither stored nor found by lookup.

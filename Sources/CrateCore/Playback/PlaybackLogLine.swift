@@ -10,6 +10,13 @@ public struct PlaybackLogLine: Codable, Equatable, Sendable {
         public var position: Int
         public var title: String
         public var duration_ms: Int?
+
+        public init(disc: Int, position: Int, title: String, duration_ms: Int?) {
+            self.disc = disc
+            self.position = position
+            self.title = title
+            self.duration_ms = duration_ms
+        }
     }
 
     /// Wall-clock time (ISO 8601, milliseconds).
@@ -27,6 +34,25 @@ public struct PlaybackLogLine: Codable, Equatable, Sendable {
     public var entry: Int?
     public var track: TrackInfo?
     public var position_ms: Int?
+    /// The file played (real playback), as a `file://` URI.
+    public var uri: String?
+    /// What went wrong, in the user's words (a skipped file, a missing plugin).
+    public var message: String?
+
+    public init(time: String, elapsed_ms: Int, command: String? = nil, state: String? = nil, reason: String? = nil, album_id: Int64? = nil,
+                entry: Int? = nil, track: TrackInfo? = nil, position_ms: Int? = nil, uri: String? = nil, message: String? = nil) {
+        self.time = time
+        self.elapsed_ms = elapsed_ms
+        self.command = command
+        self.state = state
+        self.reason = reason
+        self.album_id = album_id
+        self.entry = entry
+        self.track = track
+        self.position_ms = position_ms
+        self.uri = uri
+        self.message = message
+    }
 
     /// The line as compact JSON.
     public func encoded() -> String {
@@ -41,7 +67,7 @@ public struct PlaybackLogLine: Codable, Equatable, Sendable {
         }
     }
 
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)

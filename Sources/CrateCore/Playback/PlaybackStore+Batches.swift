@@ -42,6 +42,17 @@ extension PlaybackStore {
                     continue
                 }
                 content.albums[albumID] = album
+                if let albumFiles {
+                    // Real playback: the files on disk are the track list; no files, no pretending.
+                    do {
+                        let resolved = try await Task.detached(priority: .userInitiated) { try albumFiles.resolve(album) }.value
+                        content.trackLists[albumID] = resolved.tracks
+                        content.files[albumID] = resolved.files
+                    } catch let error as AudioPlaybackError {
+                        content.withoutFiles[albumID] = error
+                    }
+                    continue
+                }
                 content.trackLists[albumID] = stored.isEmpty ? try await lookUpTracks(of: album) : stored
             } catch {
                 Log.debug("no track list for album \(albumID): \(Self.describe(error))")
@@ -69,13 +80,16 @@ extension PlaybackStore {
     /// Fills the manager's batch and tells the user about albums that will be skipped.
     func apply(_ content: BatchContent, to manager: inout AlbumQueueManager) {
         albums.merge(content.albums) { _, new in new }
-        manager.fill(trackLists: content.trackLists)
+        lastWithoutFiles = content.withoutFiles.values.first
+        manager.fill(trackLists: content.trackLists, files: content.files)
         let skipped = manager.skippedAlbumIDs
         let batch = manager.batchAlbumIDs
         state.update {
             $0.batchAlbumIDs = batch
             $0.skippedAlbumIDs = skipped
-            if !skipped.isEmpty { $0.message = PlaybackError.noTrackList(albumID: skipped[0]).message }
+            if let first = skipped.first {
+                $0.message = content.withoutFiles[first]?.message ?? PlaybackError.noTrackList(albumID: first).message
+            }
         }
     }
 
@@ -87,7 +101,7 @@ extension PlaybackStore {
         var index = index
         while manager.entries.isEmpty {
             guard manager.advanceToNextBatch() else {
-                fail(PlaybackError.nothingToPlay)
+                fail(lastWithoutFiles ?? PlaybackError.nothingToPlay)
                 return
             }
             let content = await loadBatch(manager.batchAlbumIDs)
@@ -149,7 +163,9 @@ extension PlaybackStore {
             $0.durationMs = playerState.durationMs
             $0.nowPlayingAlbum = album
             $0.nowPlayingTrack = entry?.track
+            if let problem = playerState.problem, problem != lastPlayerProblem { $0.message = problem }
         }
+        lastPlayerProblem = playerState.problem
     }
 
     private func startPrefetch() {

@@ -14,6 +14,9 @@ public final class PlaybackStore {
     let player: any Player
     /// Replaced when settings change (another MusicBrainz endpoint or contact).
     private(set) var trackLists: TrackListProvider
+    /// Where albums' audio files are found (real playback). Nil plays the library's track lists
+    /// on a player that needs no files (the log player).
+    public var albumFiles: AlbumFiles?
     var manager: AlbumQueueManager?
     var albums: [Int64: Album] = [:]
     /// The next batch, loading in the background since the current batch's last album started.
@@ -25,11 +28,16 @@ public final class PlaybackStore {
     /// Bumped by every new play and by stop, so work started for an older session drops its result.
     var session = 0
     private var playerToken: ObservationToken?
+    /// Why the last batch's albums had no files (real playback), for "nothing to play".
+    var lastWithoutFiles: AudioPlaybackError?
+    /// The player's last problem already shown, so each is shown once.
+    var lastPlayerProblem: String?
 
-    public init(database: AppDatabase, player: any Player, trackLists: TrackListProvider = .unavailable) {
+    public init(database: AppDatabase, player: any Player, trackLists: TrackListProvider = .unavailable, albumFiles: AlbumFiles? = nil) {
         self.database = database
         self.player = player
         self.trackLists = trackLists
+        self.albumFiles = albumFiles
         playerToken = player.state.subscribe { [weak self] playerState in
             self?.playerDidChange(playerState)
         }

@@ -20,6 +20,8 @@ public struct PlayerState: Equatable, Sendable {
     public var queueCount: Int = 0
     /// True when playback ran past the last entry (as opposed to the user pressing stop).
     public var finishedQueue: Bool = false
+    /// The last thing that went wrong while playing ("… skipped to the next track"), for the user.
+    public var problem: String?
 
     public init() {}
 }

@@ -14,12 +14,19 @@ public struct QueueEntry: Identifiable, Equatable, Sendable {
     public let id: ID
     public let albumID: Int64
     public let track: Track
+    /// The audio file to play (a `PathBytes` path), when the album was matched in the music
+    /// folder; nil for the log player's simulated tracks.
+    public let filePath: String?
 
-    public init(gridIndex: Int, albumID: Int64, track: Track) {
+    public init(gridIndex: Int, albumID: Int64, track: Track, filePath: String? = nil) {
         self.id = ID(gridIndex: gridIndex, disc: track.disc, position: track.position)
         self.albumID = albumID
         self.track = track
+        self.filePath = filePath
     }
+
+    /// The file's `file://` URI, when there is a file.
+    public var uri: String? { filePath.map(MusicFile.uri(forPath:)) }
 
     /// The track's length, when the metadata knows it.
     public var durationMs: Int? { track.durationMs }

@@ -77,9 +77,10 @@ public final class BatchQueue: Sendable {
     }
 
     /// Puts a claimed photo back untouched (the run stopped for a reason that is not the photo's).
-    public func release(_ item: BatchItem) throws {
+    /// `reason` (for the user) says why it waits; History lists waiting photos that have one.
+    public func release(_ item: BatchItem, reason: String? = nil) throws {
         guard let id = item.id else { return }
-        try database.releaseBatchItem(id: id)
+        try database.releaseBatchItem(id: id, reason: reason)
     }
 
     /// Settles a claimed item whose scan threw. Returns true when the failure belongs to the
@@ -98,12 +99,16 @@ public final class BatchQueue: Sendable {
                 // Maybe the network, maybe this photo: keep the attempt counted, so a photo that
                 // fails this way every time is skipped after a few runs.
                 return false
-            case .providerKey, .cancelled, .mustWait:
+            case .offline, .providerKey, .mustWait:
+                // Not the photo's fault: it waits (History says why) and is tried again later.
+                try release(item, reason: failure.message)
+                return false
+            case .cancelled:
                 break
             }
         }
         if error is BatchQueueError { return true }  // finished or held elsewhere: nothing to undo
-        try release(item)
+        try release(item, reason: error is CancellationError ? nil : ScanFailure(error).message)
         return false
     }
 

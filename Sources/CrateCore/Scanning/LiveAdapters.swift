@@ -19,6 +19,9 @@ extension VisionIdentifier: CoverIdentifying {
             return nil
         } catch IdentificationError.provider(let error) where error.needsSettings {
             throw ProviderKeyProblem(keyProblemMessage: error.message)
+        } catch IdentificationError.provider(let error) where ScanFailure.isUnreachable(error) {
+            // No network: plain words, and the photo waits in the queue for the connection.
+            throw ScanFailure.offline(service: providerKind.displayName)
         } catch IdentificationError.provider(let error) {
             // Network down, overloaded, refused: say so instead of "unable to identify".
             throw ScanFailure.other(error.message)

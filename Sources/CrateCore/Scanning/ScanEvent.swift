@@ -51,6 +51,9 @@ public enum ScanFailure: Error, Equatable, Sendable {
     case providerKey(String)
     /// Anything else worth telling (network down, server errors), already phrased for the user.
     case other(String)
+    /// `service` could not be reached (no network, DNS, a refused or dropped connection). Nothing
+    /// is the photo's fault: it stays queued and is scanned again when the network is back.
+    case offline(service: String)
     case cancelled
     /// `service` asked for a pause longer than a scan waits (a long `Retry-After`): the photo was
     /// not scanned and nothing was saved. `queued`: it is in the bulk queue and stays there, so a
@@ -61,6 +64,8 @@ public enum ScanFailure: Error, Equatable, Sendable {
         switch self {
         case .notIdentified: return "Unable to identify this cover art"
         case .badImage(let message), .providerKey(let message), .other(let message): return message
+        case .offline(let service):
+            return "Crate could not reach \(service). Check the internet connection; the photo waits in History and is scanned again when the connection is back."
         case .cancelled: return "Scan cancelled"
         case .mustWait(let service, let seconds, true):
             return "\(service) asked us to wait \(WaitDuration.spoken(seconds)) — the scan is queued and will be tried again on the next run after that."

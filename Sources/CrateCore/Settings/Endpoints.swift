@@ -8,6 +8,33 @@ public struct Endpoints: Equatable, Sendable, Codable {
     public var anthropic: URL
     public var openAI: URL
     public var ollama: URL
+    public var listenBrainz: URL
+    public var listenBrainzLabs: URL
+
+    public init(musicBrainz: URL, coverArtArchive: URL, anthropic: URL, openAI: URL, ollama: URL,
+                listenBrainz: URL = URL(string: "https://api.listenbrainz.org")!,
+                listenBrainzLabs: URL = URL(string: "https://labs.api.listenbrainz.org")!) {
+        self.musicBrainz = musicBrainz
+        self.coverArtArchive = coverArtArchive
+        self.anthropic = anthropic
+        self.openAI = openAI
+        self.ollama = ollama
+        self.listenBrainz = listenBrainz
+        self.listenBrainzLabs = listenBrainzLabs
+    }
+
+    // Settings files written before an endpoint existed keep working: missing ones get defaults.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = Endpoints.defaults
+        musicBrainz = try c.decodeIfPresent(URL.self, forKey: .musicBrainz) ?? d.musicBrainz
+        coverArtArchive = try c.decodeIfPresent(URL.self, forKey: .coverArtArchive) ?? d.coverArtArchive
+        anthropic = try c.decodeIfPresent(URL.self, forKey: .anthropic) ?? d.anthropic
+        openAI = try c.decodeIfPresent(URL.self, forKey: .openAI) ?? d.openAI
+        ollama = try c.decodeIfPresent(URL.self, forKey: .ollama) ?? d.ollama
+        listenBrainz = try c.decodeIfPresent(URL.self, forKey: .listenBrainz) ?? d.listenBrainz
+        listenBrainzLabs = try c.decodeIfPresent(URL.self, forKey: .listenBrainzLabs) ?? d.listenBrainzLabs
+    }
 
     public static let defaults = Endpoints(
         musicBrainz: URL(string: "https://musicbrainz.org/ws/2")!,
@@ -24,5 +51,7 @@ public struct Endpoints: Equatable, Sendable, Codable {
         ("CRATE_ANTHROPIC_URL", \.anthropic),
         ("CRATE_OPENAI_URL", \.openAI),
         ("CRATE_OLLAMA_URL", \.ollama),
+        ("CRATE_LISTENBRAINZ_URL", \.listenBrainz),
+        ("CRATE_LISTENBRAINZ_LABS_URL", \.listenBrainzLabs),
     ] }
 }

@@ -76,7 +76,11 @@ public struct KeyStore: Sendable {
 
     /// Writes the key to a file created with mode 0600.
     public func storeKey(_ key: String, for provider: ProviderKind) throws {
-        let url = keyFileURL(for: provider)
+        try writeKeyFile(key, to: keyFileURL(for: provider))
+    }
+
+    /// Writes a secret to `url`, created with mode 0600 in a 0700 folder.
+    func writeKeyFile(_ key: String, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         try CratePaths.ensureWritable(dir)
         chmod(dir.path, 0o700)
@@ -97,7 +101,11 @@ public struct KeyStore: Sendable {
         if let key = secrets?.lookup(provider: provider), !key.isEmpty {
             return (.secretService, key)
         }
-        let url = keyFileURL(for: provider)
+        return readKeyFile(keyFileURL(for: provider))
+    }
+
+    /// A 0600 key file's content, refused when others could read or replace it.
+    func readKeyFile(_ url: URL) -> (source: KeySource, key: String?) {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return (.missing, nil) }
         // A folder anyone can write to lets anyone replace the key with their own.
@@ -123,4 +131,46 @@ public protocol SecretBackend: Sendable {
     func lookup(provider: ProviderKind) -> String?
     /// False when the key could not be stored (the caller falls back to a 0600 file).
     func store(_ key: String, provider: ProviderKind) -> Bool
+    /// A secret that is not a provider key (the ListenBrainz token), by name.
+    func lookup(secret name: String) -> String?
+    func store(_ value: String, secret name: String) -> Bool
+}
+
+extension SecretBackend {
+    /// Backends that keep provider keys only: named secrets go to 0600 files.
+    public func lookup(secret name: String) -> String? { nil }
+    public func store(_ value: String, secret name: String) -> Bool { false }
+}
+
+/// The ListenBrainz user token, kept like the provider keys: `CRATE_LISTENBRAINZ_TOKEN`, then the
+/// Secret Service, then `keys/listenbrainz.key` (0600). Never printed or logged.
+extension KeyStore {
+    public static let listenBrainzSecret = "listenbrainz"
+    public static let listenBrainzTokenVariable = "CRATE_LISTENBRAINZ_TOKEN"
+
+    public var listenBrainzTokenURL: URL {
+        paths.configDirectory.appendingPathComponent("keys", isDirectory: true).appendingPathComponent("\(Self.listenBrainzSecret).key")
+    }
+
+    /// The token and where it came from (or why there is none).
+    public func listenBrainzToken() -> (source: KeySource, token: String?) {
+        if let value = environment[Self.listenBrainzTokenVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+            return (.environment(Self.listenBrainzTokenVariable), value)
+        }
+        if let token = secrets?.lookup(secret: Self.listenBrainzSecret), !token.isEmpty {
+            return (.secretService, token)
+        }
+        let file = readKeyFile(listenBrainzTokenURL)
+        return (file.source, file.key)
+    }
+
+    /// Saves the token in the Secret Service when there is one, else in a 0600 file.
+    public func saveListenBrainzToken(_ token: String) throws -> KeySource {
+        if let secrets, secrets.store(token, secret: Self.listenBrainzSecret) {
+            try? FileManager.default.removeItem(at: listenBrainzTokenURL)
+            return .secretService
+        }
+        try writeKeyFile(token, to: listenBrainzTokenURL)
+        return .file(listenBrainzTokenURL.path)
+    }
 }

@@ -37,6 +37,10 @@ public struct Settings: Equatable, Sendable, Codable {
     /// Contact for the MusicBrainz User-Agent (an e-mail or URL).
     public var musicBrainzContact: String = "https://crate.dev"
     public var endpoints: Endpoints = .defaults
+    /// Folders of audio files to play from; empty means the XDG music folder (`MusicFolders`).
+    public var musicFolders: [String] = []
+    /// The ListenBrainz user whose history and recommendations feed the Crate Wall (nil: none).
+    public var listenBrainzUser: String?
 
     public init() {}
 
@@ -75,8 +79,17 @@ public struct Settings: Equatable, Sendable, Codable {
         for name in ["CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT"] {
             if let contact = environment[name], !contact.isEmpty { settings.musicBrainzContact = contact }
         }
+        if let user = environment["CRATE_LISTENBRAINZ_USER"] {
+            let trimmed = user.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Set but empty turns a saved user off for this process.
+            settings.listenBrainzUser = trimmed.isEmpty ? nil : trimmed
+        }
         if let flag = environment["CRATE_ADVANCED_SEARCH"], !flag.isEmpty {
             settings.advancedSearch = ["1", "true", "yes", "on"].contains(flag.lowercased())
+        }
+        // CRATE_MUSIC_DIRS: music folders separated by ":" (like PATH).
+        if let dirs = environment["CRATE_MUSIC_DIRS"], !dirs.isEmpty {
+            settings.musicFolders = dirs.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
         // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
         if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty, let keyPath = settings.provider.endpointKeyPath {
@@ -87,7 +100,8 @@ public struct Settings: Equatable, Sendable, Codable {
 
     /// The variables of `environment` that override a saved setting, in a stable order.
     public static func activeOverrides(in environment: [String: String]) -> [String] {
-        let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH"]
+        let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS",
+                     "CRATE_LISTENBRAINZ_USER"]
             + Endpoints.environmentKeys.map(\.name)
         return names.filter { !(environment[$0] ?? "").isEmpty }
     }
@@ -114,6 +128,8 @@ public struct Settings: Equatable, Sendable, Codable {
         advancedSearch = try c.decodeIfPresent(Bool.self, forKey: .advancedSearch) ?? false
         musicBrainzContact = try c.decodeIfPresent(String.self, forKey: .musicBrainzContact) ?? "https://crate.dev"
         endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? .defaults
+        musicFolders = try c.decodeIfPresent([String].self, forKey: .musicFolders) ?? []
+        listenBrainzUser = try c.decodeIfPresent(String.self, forKey: .listenBrainzUser)
     }
 }
 

@@ -9,6 +9,9 @@ public struct HistoryState: Equatable, Sendable {
     }
 
     public var entries: [HistoryEntry] = []
+    /// Photos without a scan (failed, or waiting for the network or a key), newest first: listed
+    /// above the scans with Retry and Remove.
+    public var unscanned: [UnscannedPhoto] = []
     public var phase: Phase = .loading
     /// The scan just deleted, kept so "Undo" can put it back.
     public var undoableDeletion: HistoryEntry?
@@ -31,7 +34,7 @@ public final class HistoryStore {
     typealias PageReader = @Sendable (_ limit: Int, _ after: Scan?) async throws -> [HistoryEntry]
 
     /// The tables a history entry is read from.
-    public static let observedTables: Set<String> = [Scan.databaseTableName, Album.databaseTableName]
+    public static let observedTables: Set<String> = [Scan.databaseTableName, Album.databaseTableName, BatchItem.databaseTableName]
 
     public let state = ObservableValue(HistoryState())
     private let database: AppDatabase
@@ -44,6 +47,8 @@ public final class HistoryStore {
     private(set) var reloadCount = 0
     /// How pages are read; tests replace it to control when a read finishes.
     var readPage: PageReader
+    /// How the photos without a scan are read.
+    var readUnscanned: @Sendable () async throws -> [UnscannedPhoto]
 
     /// History is read a page at a time (a page query stays in the low milliseconds at 100 000
     /// scans); the list asks for the next page as its end scrolls into view.
@@ -54,6 +59,9 @@ public final class HistoryStore {
             try await Task.detached(priority: .userInitiated) {
                 try database.history(limit: limit, after: after)
             }.value
+        }
+        readUnscanned = {
+            try await Task.detached(priority: .userInitiated) { try database.unscannedPhotos() }.value
         }
     }
 
@@ -78,9 +86,11 @@ public final class HistoryStore {
         let limit = max(pageSize, state.value.entries.count)
         do {
             let entries = try await readPage(limit, nil)
+            let unscanned = try await readUnscanned()
             guard current == generation else { return }
             var next = state.value
             next.entries = entries
+            next.unscanned = unscanned
             next.phase = .loaded
             next.hasMore = entries.count == limit
             // A refresh after a change elsewhere often finds the same list: no redraw then.
@@ -120,6 +130,7 @@ public final class HistoryStore {
         let removed = state.value.entries.first { $0.id == scanID }
         do {
             _ = try await Task.detached { try database.deleteScan(id: scanID) }.value
+            generation += 1  // A read that started before the delete must not bring the scan back.
             state.update {
                 $0.entries.removeAll { $0.id == scanID }
                 $0.undoableDeletion = removed
@@ -130,19 +141,37 @@ public final class HistoryStore {
         }
     }
 
-    /// Restores the scan removed by the last `delete(scanID:)`. The entry reappears at once;
-    /// the refresh that follows the write confirms it.
-    public func undoDelete() async {
-        guard let entry = state.value.undoableDeletion else { return }
+    /// Restores a deleted scan: `entry` (an Undo toast's own), or the one removed by the last
+    /// `delete(scanID:)`. The entry reappears at once; the refresh that follows the write
+    /// confirms it. Restoring a scan that is already back does nothing.
+    public func undoDelete(_ entry: HistoryEntry? = nil) async {
+        guard let entry = entry ?? state.value.undoableDeletion else { return }
         let database = self.database
         do {
             try await Task.detached { try database.restoreScan(entry.scan) }.value
+            // A read that started before the restore must not hide the scan again.
+            generation += 1
             state.update {
-                $0.undoableDeletion = nil
+                if $0.undoableDeletion?.id == entry.id { $0.undoableDeletion = nil }
                 if !$0.entries.contains(where: { $0.id == entry.id }) {
                     let index = $0.entries.firstIndex { Self.isNewer(entry.scan, than: $0.scan) } ?? $0.entries.endIndex
                     $0.entries.insert(entry, at: index)
                 }
+                $0.errorMessage = nil
+            }
+        } catch {
+            state.update { $0.errorMessage = Self.describe(error) }
+        }
+    }
+
+    /// Forgets a photo that has no scan (its row's Remove): it leaves the queue and History.
+    public func remove(unscannedPhotoID id: Int64) async {
+        let database = self.database
+        do {
+            _ = try await Task.detached { try database.removeUnscannedPhoto(id: id) }.value
+            state.update {
+                $0.unscanned.removeAll { $0.id == id }
+                $0.errorMessage = nil
             }
         } catch {
             state.update { $0.errorMessage = Self.describe(error) }

@@ -19,8 +19,23 @@ public struct PreferencesState: Equatable, Sendable {
     /// Which `CRATE_*` variables override the saved settings in this session, if any.
     public var overrideNotice: String?
     public var errorMessage: String?
+    /// Where to get a key for the selected provider (or, for Ollama, the program itself).
+    public var keyLink: URL?
+    public var keyLinkTitle = ""
+    /// The last "Test connection" and how it went.
+    public var connection: ConnectionTest = .untested
 
     public init() {}
+}
+
+/// "Test connection" in Preferences: one tiny request to the selected provider.
+public enum ConnectionTest: Equatable, Sendable {
+    case untested
+    case testing
+    /// It answered; the text says who.
+    case succeeded(String)
+    /// It did not; the text says why, in plain words.
+    case failed(String)
 }
 
 /// Preferences as a store: validation, the provider → endpoint mapping, saving settings and keys.
@@ -36,9 +51,15 @@ public final class PreferencesStore {
     ]
 
     public let state = ObservableValue(PreferencesState())
+    /// Sends the test request; tests replace it. Defaults to the environment's transport.
+    var testTransport: (any HTTPClient)?
+    private var testTask: Task<Void, Never>?
     /// Called after a save with the settings the process now runs with (saved + overrides), so
     /// the app rebuilds its services in one place.
     public var onSaved: ((Settings) -> Void)?
+    /// Called after a save that changed the provider or stored a key: photos that failed or
+    /// waited get another try.
+    public var onCredentialsChanged: (() -> Void)?
 
     private let environment: AppEnvironment
     private var saved: Settings
@@ -125,9 +146,11 @@ public final class PreferencesStore {
         next.advancedSearch = current.advancedSearch
         let contact = current.contact.trimmingCharacters(in: .whitespaces)
         if !contact.isEmpty { next.musicBrainzContact = contact }
+        let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
+        let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && current.provider != .none)
+            || next.endpoints != saved.endpoints || next.model != saved.model
         do {
             try next.save(paths: environment.paths)
-            let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
             if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
         } catch {
             state.update { $0.errorMessage = UserMessage.text(for: error) }
@@ -139,7 +162,74 @@ public final class PreferencesStore {
         // The variables were valid when the process started; if not, the saved settings stand.
         onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
         showProvider(current.provider)
+        if credentialsChanged, next.provider != .none { onCredentialsChanged?() }
         return true
+    }
+
+    /// Sends one tiny request to the selected provider, with the endpoint, model and key as they
+    /// are now (a typed key is used before it is saved), and reports how it went in
+    /// `state.connection`. Never records usage and never saves anything.
+    public func testConnection() {
+        let current = state.value
+        guard current.provider != .none else {
+            state.update { $0.connection = .failed("Choose a provider first.") }
+            return
+        }
+        let kind = current.provider
+        guard let keyPath = kind.endpointKeyPath, let typedEndpoint = Self.endpointURL(current.endpoint) else {
+            state.update { $0.connection = .failed("The endpoint must be an http:// or https:// address.") }
+            return
+        }
+        // The endpoint this session would really use: a `CRATE_*_URL` override wins, as it does
+        // for scans.
+        var candidate = saved
+        candidate.endpoints[keyPath: keyPath] = typedEndpoint
+        let endpoint = ((try? candidate.applyingOverrides(from: environment.variables)) ?? candidate).endpoints[keyPath: keyPath]
+        let typed = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = typed.isEmpty ? environment.keys.key(for: kind) : typed
+        if kind.needsKey, key == nil {
+            state.update { $0.connection = .failed(ProviderError.missingKey(kind).message) }
+            return
+        }
+        let model = current.model.trimmingCharacters(in: .whitespaces).isEmpty ? ProviderFactory.defaultModel(for: kind) : current.model
+        let http = testTransport ?? environment.transport
+        let provider: any LLMProvider
+        switch kind {
+        case .anthropic: provider = AnthropicProvider(apiKey: key ?? "", model: model, baseURL: endpoint, http: http)
+        case .openai, .ollama: provider = OpenAICompatibleProvider(kind: kind, apiKey: key, model: model, baseURL: endpoint, http: http)
+        case .none: return
+        }
+        state.update { $0.connection = .testing }
+        testTask?.cancel()
+        testTask = Task { [weak self] in
+            let request = LLMRequest(system: "Answer with the single word OK.", user: "Connection test from Crate.", purpose: .review, maxOutputTokens: 8)
+            let outcome: ConnectionTest
+            do {
+                let response = try await provider.complete(request)
+                outcome = .succeeded("Connected: \(kind.displayName) answered (model \(response.model)).")
+            } catch let error as ProviderError where ScanFailure.isUnreachable(error) {
+                outcome = .failed("Crate could not reach \(kind.displayName) at \(endpoint.host ?? endpoint.absoluteString). Check the address and the internet connection.")
+            } catch {
+                outcome = .failed(UserMessage.text(for: error))
+            }
+            guard !Task.isCancelled, let self, self.state.value.provider == kind else { return }
+            self.state.update { $0.connection = outcome }
+        }
+    }
+
+    /// Waits for a running connection test (tests).
+    public func waitForConnectionTest() async {
+        await testTask?.value
+    }
+
+    /// Where to get a key for `kind` (Ollama: where to get Ollama).
+    public static func keyLink(for kind: ProviderKind) -> (title: String, url: URL)? {
+        switch kind {
+        case .anthropic: return ("Get an Anthropic API key", URL(string: "https://console.anthropic.com/settings/keys")!)
+        case .openai: return ("Get an OpenAI API key", URL(string: "https://platform.openai.com/api-keys")!)
+        case .ollama: return ("Install Ollama (runs on this computer, no key)", URL(string: "https://ollama.com/download")!)
+        case .none: return nil
+        }
     }
 
     // MARK: - Private
@@ -152,6 +242,8 @@ public final class PreferencesStore {
         case .refusedInsecureFile, .refusedInsecureDirectory: keyStatus = source.description
         default: keyStatus = "A key is saved (\(source.description)). Type a new one to replace it."
         }
+        let changed = state.value.provider != kind
+        if changed { testTask?.cancel() }
         state.update {
             $0.provider = kind
             $0.model = modelTexts[kind] ?? ""
@@ -160,6 +252,9 @@ public final class PreferencesStore {
             $0.providerFieldsEnabled = kind != .none
             $0.keyFieldEnabled = kind.needsKey || kind == .ollama
             $0.keyStatus = keyStatus
+            $0.keyLink = Self.keyLink(for: kind)?.url
+            $0.keyLinkTitle = Self.keyLink(for: kind)?.title ?? ""
+            if changed { $0.connection = .untested }
         }
     }
 

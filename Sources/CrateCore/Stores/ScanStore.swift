@@ -19,6 +19,10 @@ public struct ScanState: Equatable, Sendable {
     public var total = 0
     /// The progress line under the spinner.
     public var message = ""
+    /// The photo being scanned now (nil for a switch to another candidate, and when idle).
+    public var file: URL?
+    /// Set when a run of several photos ends: how many were scanned and how many not.
+    public var summary: ScanSummary?
 
     /// "Scanning 2 of 5" when several files were dropped at once.
     public var countText: String? {
@@ -40,6 +44,36 @@ public struct ScanState: Equatable, Sendable {
     }
 
     public init() {}
+}
+
+/// How a run of several photos ended ("3 scanned, 1 not identified").
+public struct ScanSummary: Equatable, Sendable {
+    public var scanned = 0
+    /// Failed for the photo's own reason (not identified, unreadable).
+    public var failed = 0
+    /// Not the photo's fault (no network, no key): they wait in the queue.
+    public var waiting = 0
+    /// Counts the runs, so two runs that ended alike are still two summaries.
+    public var run = 0
+
+    public init(scanned: Int = 0, failed: Int = 0, waiting: Int = 0, run: Int = 0) {
+        self.scanned = scanned
+        self.failed = failed
+        self.waiting = waiting
+        self.run = run
+    }
+
+    /// "3 scanned, 1 not identified, 2 waiting for the network".
+    public var text: String {
+        var parts: [String] = []
+        if scanned > 0 || (failed == 0 && waiting == 0) { parts.append("\(scanned) scanned") }
+        if failed > 0 { parts.append("\(failed) not identified") }
+        if waiting > 0 { parts.append("\(waiting) waiting to be scanned again") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// True when some photo has no scan (History lists it).
+    public var hasProblems: Bool { failed + waiting > 0 }
 }
 
 /// Queues dropped / opened files and scans them one after another.
@@ -73,6 +107,11 @@ public final class ScanStore {
     private var current: Task<ScanResult, Error>?
     /// Counts jobs; a timer started for an earlier job checks it before touching the state.
     private var jobNumber = 0
+    /// The photos of the run under way (for its summary), and the file being scanned.
+    private var runCounts = ScanSummary()
+    private var runFiles = 0
+    private var runNumber = 0
+    private var currentFile: URL?
 
     public init(scanner: AlbumScanner, sleep: @escaping @Sendable (TimeInterval) async -> Void = { seconds in
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -84,11 +123,24 @@ public final class ScanStore {
     /// Adds files to the queue; scanning starts (or continues) in order.
     public func scan(files: [URL]) {
         guard !files.isEmpty else { return }
+        let running = worker != nil
+        if !running { runCounts = ScanSummary(); runFiles = 0 }
+        runFiles += files.count
         pending.append(contentsOf: files.map(Job.file))
         state.update {
-            if $0.isBusy { $0.total += files.count } else { $0.total = files.count; $0.position = 0 }
+            if running { $0.total += files.count } else { $0.total = files.count; $0.position = 0 }
         }
         startWorker()
+    }
+
+    /// Files queued or being scanned now (so nobody queues one twice).
+    public var queuedFiles: Set<URL> {
+        var files = Set(pending.compactMap { job -> URL? in
+            if case .file(let url) = job { return url.standardizedFileURL }
+            return nil
+        })
+        if let currentFile { files.insert(currentFile.standardizedFileURL) }
+        return files
     }
 
     /// "Not this album?": switches the last scan to one of its other candidates. Ignored unless
@@ -135,14 +187,17 @@ public final class ScanStore {
         switch job {
         case .file(let url):
             file = url
+            currentFile = url
             state.update {
                 $0.position += 1
+                $0.file = url
                 $0.phase = .identifying
                 $0.message = Self.identifyingMessage
             }
         case .choose(let candidate, _):
             file = nil
             state.update {
+                $0.file = nil
                 $0.phase = .identified(candidate)
                 $0.message = Self.foundMessage(candidate)
             }
@@ -177,6 +232,7 @@ public final class ScanStore {
         sink.finish()
         await applying.value
         current = nil
+        currentFile = nil
 
         switch outcome {
         case .success(let result):
@@ -184,16 +240,35 @@ public final class ScanStore {
                 $0.phase = .complete(result)
                 $0.message = ""
             }
+            if file != nil { runCounts.scanned += 1 }
             onSaved?(result)
         case .failure(let error):
             let failure = Self.failure(from: error, cancelled: task.isCancelled)
+            if file != nil, failure != .cancelled {
+                if failure.waitsForRetry { runCounts.waiting += 1 } else { runCounts.failed += 1 }
+            }
             state.update {
                 $0.phase = .failed(file: file, failure)
                 $0.message = failure.message
             }
         }
         if pending.isEmpty {
-            state.update { $0.total = 0; $0.position = 0 }
+            let summary: ScanSummary?
+            if runFiles > 1, runCounts.scanned + runCounts.failed + runCounts.waiting > 0 {
+                runNumber += 1
+                var finished = runCounts
+                finished.run = runNumber
+                summary = finished
+            } else {
+                summary = nil
+            }
+            runCounts = ScanSummary()
+            runFiles = 0
+            state.update {
+                $0.total = 0
+                $0.position = 0
+                if let summary { $0.summary = summary }
+            }
         }
     }
 
@@ -225,8 +300,6 @@ public final class ScanStore {
     }
 
     private static func failure(from error: Error, cancelled: Bool) -> ScanFailure {
-        if let scanFailure = error as? ScanFailure { return scanFailure }
-        if error is CancellationError || cancelled { return .cancelled }
-        return .other(UserMessage.text(for: error))
+        ScanFailure(error, cancelled: cancelled)
     }
 }

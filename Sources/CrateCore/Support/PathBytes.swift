@@ -13,6 +13,8 @@ public enum PathBytes {
 
     /// The path for these bytes: valid UTF-8 decoded as usual, every other byte kept as its stand-in.
     public static func string(from bytes: [UInt8]) -> String {
+        // Almost every name is valid UTF-8: decode it in one go.
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
         var scalars = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()

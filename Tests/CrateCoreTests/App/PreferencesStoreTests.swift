@@ -127,3 +127,70 @@ struct PreferencesStoreTests {
         #expect(store.state.value.errorMessage?.contains("not valid JSON") == true)
     }
 }
+
+@Suite("Preferences: test connection and key link")
+@MainActor
+struct PreferencesConnectionTests {
+    private func store(_ dir: TemporaryDirectory, endpoint: URL) throws -> PreferencesStore {
+        let environment = AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory(), transport: CurlHTTPClient())
+        let store = PreferencesStore(environment: environment)
+        store.selectProvider(.anthropic)
+        store.setEndpoint(endpoint.absoluteString)
+        return store
+    }
+
+    @Test func aWorkingKeySaysConnected() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicMessage("OK"))])
+        let dir = try TemporaryDirectory()
+        let store = try store(dir, endpoint: server.url(""))
+        store.setKey("sk-typed-but-not-saved")
+        store.testConnection()
+        #expect(store.state.value.connection == .testing)
+        await store.waitForConnectionTest()
+        guard case .succeeded(let text) = store.state.value.connection else { Issue.record("\(store.state.value.connection)"); return }
+        #expect(text.contains("Anthropic"))
+        #expect(server.requests(path: "/v1/messages").first?.headers["x-api-key"] == "sk-typed-but-not-saved")
+        #expect(!FileManager.default.fileExists(atPath: dir.paths.settingsURL.path), "a test saves nothing")
+    }
+
+    @Test func aRefusedKeyAndADeadEndpointSayWhyInPlainWords() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicAuthError, status: 401)])
+        let dir = try TemporaryDirectory()
+        let refused = try store(dir, endpoint: server.url(""))
+        refused.setKey("sk-wrong")
+        refused.testConnection()
+        await refused.waitForConnectionTest()
+        #expect(refused.state.value.connection == .failed(ProviderError.invalidKey(.anthropic, status: 401).message))
+
+        let dead = try store(dir, endpoint: URL(string: "http://127.0.0.1:9")!)
+        dead.setKey("sk-any")
+        dead.testConnection()
+        await dead.waitForConnectionTest()
+        guard case .failed(let text) = dead.state.value.connection else { Issue.record("no failure"); return }
+        #expect(text.contains("could not reach Anthropic"))
+        #expect(!text.contains("refused") && !text.contains("connect ("), "no transport text: \(text)")
+    }
+
+    @Test func noKeyIsSaidBeforeAnyRequest() throws {
+        let dir = try TemporaryDirectory()
+        let store = try store(dir, endpoint: URL(string: "http://127.0.0.1:9")!)
+        store.testConnection()
+        #expect(store.state.value.connection == .failed(ProviderError.missingKey(.anthropic).message))
+    }
+
+    @Test func eachProviderLinksToWhereItsKeyComesFrom() throws {
+        let dir = try TemporaryDirectory()
+        let store = PreferencesStore(environment: AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory()))
+        #expect(store.state.value.keyLink == nil)
+        store.selectProvider(.anthropic)
+        #expect(store.state.value.keyLink?.host == "console.anthropic.com")
+        store.selectProvider(.openai)
+        #expect(store.state.value.keyLink?.host == "platform.openai.com")
+        store.selectProvider(.ollama)
+        #expect(store.state.value.keyLink?.host == "ollama.com")
+    }
+}

@@ -72,7 +72,7 @@ struct ErrorMessageWalkTests {
         },
         Walk([ScanFailure.notIdentified, .badImage(ImageError.notAnImage.message), .providerKey(ProviderError.missingKey(.anthropic).message),
               .other(HTTPError.timedOut.message), .cancelled, .mustWait(service: "MusicBrainz", seconds: 600, queued: true),
-              .mustWait(service: "MusicBrainz", seconds: 45, queued: false)], cases: 6) {
+              .mustWait(service: "MusicBrainz", seconds: 45, queued: false), .offline(service: "Anthropic")], cases: 7) {
             switch $0 {
             case .notIdentified: 0
             case .badImage: 1
@@ -80,6 +80,7 @@ struct ErrorMessageWalkTests {
             case .other: 3
             case .cancelled: 4
             case .mustWait: 5
+            case .offline: 6
             }
         },
         Walk(providerErrors, cases: 11) {
@@ -203,6 +204,29 @@ struct ErrorMessageWalkTests {
             case .trackListFailed: 6
             }
         },
+        Walk([AudioPlaybackError.notInMusicFolder(albumID: 7), .ambiguousFiles(albumID: 7, folders: ["/music/A/B", "/music/copy/A/B"]),
+              .missingPlugin(format: "AAC", package: "gstreamer1.0-libav"), .fileMissing(path: "/music/A/B/01.flac"),
+              .unreadableFile(path: "/music/A/B/02.flac"), .noAudioOutput, .invalidSink("nosuchsink"), .playerUnavailable,
+              .playbackFailed(path: "/music/A/B/03.flac")], cases: 9) {
+            switch $0 {
+            case .notInMusicFolder: 0
+            case .ambiguousFiles: 1
+            case .missingPlugin: 2
+            case .fileMissing: 3
+            case .unreadableFile: 4
+            case .noAudioOutput: 5
+            case .invalidSink: 6
+            case .playerUnavailable: 7
+            case .playbackFailed: 8
+            }
+        },
+        Walk([TagReadProblem.empty, .unreadable, .noAudio], cases: 3) {
+            switch $0 {
+            case .empty: 0
+            case .unreadable: 1
+            case .noAudio: 2
+            }
+        },
         Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg")], cases: 2) {
             switch $0 {
             case .notPending: 0
@@ -225,6 +249,40 @@ struct ErrorMessageWalkTests {
         Walk([LenientJSON.Failure.noJSONObject], cases: 1) {
             switch $0 {
             case .noJSONObject: 0
+            }
+        },
+        Walk([ListenBrainzError.noAccount, .noToken, .invalidToken, .unknownUser("rob"), .rateLimited(seconds: 7), .statsNotReady, .badRequest,
+              .server(status: 503), .malformedResponse("fresh releases"), .network(.timedOut)], cases: 10) {
+            switch $0 {
+            case .noAccount: 0
+            case .noToken: 1
+            case .invalidToken: 2
+            case .unknownUser: 3
+            case .rateLimited: 4
+            case .statsNotReady: 5
+            case .badRequest: 6
+            case .server: 7
+            case .malformedResponse: 8
+            case .network: 9
+            }
+        },
+        Walk([WallError.dataFileMissing("crate-dial.json"), .dataFileInvalid(name: "/data/crate-dial.json", reason: "it must list mystery exactly once"),
+              .timedOut(seconds: 5), .empty, .notConfigured("a ListenBrainz user name"), .unknownAlbum("42"),
+              .albumWithoutReleaseGroup("Rumours")], cases: 7) {
+            switch $0 {
+            case .dataFileMissing: 0
+            case .dataFileInvalid: 1
+            case .timedOut: 2
+            case .empty: 3
+            case .notConfigured: 4
+            case .unknownAlbum: 5
+            case .albumWithoutReleaseGroup: 6
+            }
+        },
+        Walk([FeedbackError.noRecordings, .leaseLost], cases: 2) {
+            switch $0 {
+            case .noRecordings: 0
+            case .leaseLost: 1
             }
         },
         Walk([ProviderKeyProblem(keyProblemMessage: ProviderError.invalidKey(.anthropic, status: 401).message)], cases: 1) { _ in 0 },
@@ -253,7 +311,8 @@ struct ErrorMessageWalkTests {
     ]
 
     /// The product's banner texts, shown as headlines without a full stop.
-    static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message]
+    static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message,
+                                                AudioPlaybackError.notInMusicFolder(albumID: 1).message]
 
     /// What the user must never read.
     static func problems(in text: String) -> [String] {

@@ -1,0 +1,108 @@
+// TagLib's C++ API behind a small C interface. The C binding (tag_c.h, TagLib 1.13) exposes only
+// title/artist/album/track/year, not the property map that carries ALBUMARTIST, DISCNUMBER and the
+// MusicBrainz ids, so Crate wraps FileRef + PropertyMap here.
+#include "crate_tags.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <taglib/fileref.h>
+#include <taglib/tag.h>
+#include <taglib/tpropertymap.h>
+#include <taglib/tdebuglistener.h>
+
+namespace {
+
+/// TagLib prints warnings about damaged files to stderr; the index records those files itself.
+class QuietListener : public TagLib::DebugListener {
+public:
+    void printMessage(const TagLib::String &) override {}
+};
+
+QuietListener quiet;
+
+void silence() {
+    static bool done = false;
+    if (!done) {
+        TagLib::setDebugListener(&quiet);
+        done = true;
+    }
+}
+
+char *dup(const TagLib::String &s) {
+    if (s.isEmpty()) return nullptr;
+    std::string utf8 = s.to8Bit(true);
+    char *out = static_cast<char *>(std::malloc(utf8.size() + 1));
+    if (!out) return nullptr;
+    std::memcpy(out, utf8.c_str(), utf8.size() + 1);
+    return out;
+}
+
+char *first(const TagLib::PropertyMap &map, const char *key) {
+    auto it = map.find(key);
+    if (it == map.end() || it->second.isEmpty()) return nullptr;
+    return dup(it->second.front());
+}
+
+} // namespace
+
+extern "C" int crate_tags_read(const char *path, crate_tag_info *out) {
+    std::memset(out, 0, sizeof(*out));
+    silence();
+    try {
+        TagLib::FileRef ref(path, true, TagLib::AudioProperties::Fast);
+        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) return CRATE_TAGS_UNREADABLE;
+        TagLib::PropertyMap map = ref.file()->properties();
+        out->title = first(map, "TITLE");
+        out->artist = first(map, "ARTIST");
+        out->album_artist = first(map, "ALBUMARTIST");
+        out->album = first(map, "ALBUM");
+        out->disc_number = first(map, "DISCNUMBER");
+        out->track_number = first(map, "TRACKNUMBER");
+        out->mb_album_id = first(map, "MUSICBRAINZ_ALBUMID");
+        out->mb_release_group_id = first(map, "MUSICBRAINZ_RELEASEGROUPID");
+        out->mb_track_id = first(map, "MUSICBRAINZ_TRACKID");
+        TagLib::AudioProperties *props = ref.audioProperties();
+        if (!props) return CRATE_TAGS_NO_AUDIO;
+        out->length_ms = props->lengthInMilliseconds();
+        out->sample_rate = props->sampleRate();
+        out->channels = props->channels();
+        if (out->sample_rate <= 0) return CRATE_TAGS_NO_AUDIO;
+        return CRATE_TAGS_OK;
+    } catch (...) {
+        crate_tags_free(out);
+        return CRATE_TAGS_UNREADABLE;
+    }
+}
+
+extern "C" void crate_tags_free(crate_tag_info *info) {
+    if (!info) return;
+    char **fields[] = {&info->title, &info->artist, &info->album_artist, &info->album, &info->disc_number,
+                       &info->track_number, &info->mb_album_id, &info->mb_release_group_id, &info->mb_track_id};
+    for (char **field : fields) {
+        std::free(*field);
+        *field = nullptr;
+    }
+    std::memset(info, 0, sizeof(*info));
+}
+
+extern "C" int crate_tags_write(const char *path, const char *const *keys, const char *const *values, int count) {
+    silence();
+    try {
+        TagLib::FileRef ref(path, false);
+        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) return 1;
+        TagLib::PropertyMap map = ref.file()->properties();
+        for (int i = 0; i < count; i++) {
+            TagLib::String key(keys[i], TagLib::String::UTF8);
+            TagLib::String value(values[i], TagLib::String::UTF8);
+            if (value.isEmpty()) {
+                map.erase(key);
+            } else {
+                map.replace(key, TagLib::StringList(value));
+            }
+        }
+        ref.file()->setProperties(map);
+        return ref.file()->save() ? 0 : 1;
+    } catch (...) {
+        return 1;
+    }
+}

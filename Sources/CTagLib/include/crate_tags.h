@@ -1,0 +1,50 @@
+#ifndef CRATE_TAGS_H
+#define CRATE_TAGS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What TagLib read from one audio file. Strings are UTF-8 (TagLib converts Latin-1/UTF-16
+/// frames), malloc'd, NULL when the tag is absent; free the whole struct with crate_tags_free.
+typedef struct crate_tag_info {
+    char *title;
+    char *artist;
+    char *album_artist;
+    char *album;
+    char *disc_number;   /* raw text: "1", "1/2", "999" */
+    char *track_number;  /* raw text: "3", "3/12" */
+    char *mb_album_id;
+    char *mb_release_group_id;
+    char *mb_track_id;
+    int length_ms;       /* 0 when unknown */
+    int sample_rate;
+    int channels;
+} crate_tag_info;
+
+/// Status of crate_tags_read.
+enum {
+    CRATE_TAGS_OK = 0,
+    /// TagLib does not know the format, or the file is damaged, truncated or empty.
+    CRATE_TAGS_UNREADABLE = 1,
+    /// The file opened but has no audio stream TagLib can describe.
+    CRATE_TAGS_NO_AUDIO = 2,
+};
+
+/// Reads the tags of `path` (raw bytes: Linux file names need not be UTF-8) into `out`.
+/// Never throws: TagLib's C++ exceptions (there should be none) are caught here.
+int crate_tags_read(const char *path, crate_tag_info *out);
+
+/// Frees the strings of `info` (not the struct itself) and zeroes it.
+void crate_tags_free(crate_tag_info *info);
+
+/// Writes property-map tags (`TITLE`, `ALBUMARTIST`, `DISCNUMBER`, `MUSICBRAINZ_ALBUMID`, …) to
+/// `path`; an empty value removes the property. Returns 0 on success, 1 when the file cannot be
+/// opened or saved. Used by tests and tools to make tagged files.
+int crate_tags_write(const char *path, const char *const *keys, const char *const *values, int count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

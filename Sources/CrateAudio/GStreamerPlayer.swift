@@ -1,0 +1,415 @@
+import CGStreamer
+import CrateCore
+import Foundation
+
+/// The real player: GStreamer's `playbin` behind the `Player` protocol.
+///
+/// - The next track is handed to `playbin` from `about-to-finish`, so an album plays gapless;
+///   `stream-start` on the bus then says the playbin moved on, and the state follows.
+/// - The bus is read on its own thread (`BusReader`): no GLib main loop is needed, so the CLI and
+///   the window use the same code. Each message carries the generation it was popped in; a manual
+///   move (next, previous, load, stop) starts a new generation and drops older messages.
+/// - Bus errors become `AudioPlaybackError`s: a vanished or damaged file is skipped with a
+///   message, a missing decoder says which package to install, no sound output stops.
+/// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
+///   card, so tests and headless machines run the real pipeline.
+/// - Every command and state change is one line of the playback log, with the file's URI.
+@MainActor
+public final class GStreamerPlayer: Player {
+    /// Within this much of a track's start, "previous" goes to the previous track; later, it restarts.
+    public static let restartThresholdMs = 3_000
+
+    public let state = ObservableValue(PlayerState())
+    /// Software volume, 0…1 (GStreamer allows up to 10; Crate does not amplify).
+    public var volume: Double = 1 {
+        didSet {
+            volume = min(max(volume, 0), 1)
+            crate_gst_set_volume(playbin, volume)
+        }
+    }
+    /// False advances on end-of-stream instead of `about-to-finish` (only for measuring the gap).
+    public var gapless = true
+
+    private let playbin: UnsafeMutablePointer<GstElement>
+    private let session = GStreamerSession()
+    private var bus: BusReader?
+    private let log: PlaybackLog
+    private let clock: any PlaybackClock
+    private let progressIntervalMs: Int
+    private var queue: [QueueEntry] = []
+    private var generation = 0
+    private var progressTimer: ClockTimer?
+    private var pendingSeekMs: Int?
+    private var missingPlugin: String?
+    /// The named sink element inside `CRATE_AUDIO_SINK` (for measurements), if any.
+    public private(set) var sinkElement: UnsafeMutablePointer<GstElement>?
+
+    /// Builds a playbin. `sinkDescription` is `CRATE_AUDIO_SINK`'s value (nil: the default sound output).
+    public init(log: PlaybackLog, clock: any PlaybackClock = LivePlaybackClock(), sinkDescription: String? = nil,
+                progressIntervalMs: Int = 250) throws {
+        GStreamerRuntime.initialize()
+        guard let playbin = gst_element_factory_make("playbin", "crate-player") else {
+            throw AudioPlaybackError.playerUnavailable
+        }
+        self.playbin = playbin
+        self.log = log
+        self.clock = clock
+        self.progressIntervalMs = max(20, progressIntervalMs)
+        crate_gst_set_audio_only(playbin)
+        if let sinkDescription, !sinkDescription.trimmingCharacters(in: .whitespaces).isEmpty {
+            var errorText: UnsafeMutablePointer<CChar>?
+            guard let sink = crate_gst_sink_from_description(sinkDescription, &errorText) else {
+                g_free(errorText)
+                gst_object_unref(UnsafeMutableRawPointer(playbin))
+                throw AudioPlaybackError.invalidSink(sinkDescription)
+            }
+            crate_gst_set_audio_sink(playbin, sink)
+            sinkElement = crate_gst_bin_get_by_name(sink, "cratesink")
+        }
+        // The signal holds its own reference: the session outlives any streaming thread.
+        let unmanaged = Unmanaged.passRetained(session).toOpaque()
+        _ = crate_gst_signal_connect(UnsafeMutableRawPointer(playbin), "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self), unmanaged)
+        let weak = WeakPlayer(self)
+        bus = BusReader(bus: gst_element_get_bus(playbin), session: session) { event, generation in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { weak.player?.handle(event, generation: generation) }
+            }
+        }
+    }
+
+    /// Stops and releases the pipeline; the player cannot be used afterwards.
+    public func close() {
+        stopProgress()
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        bus?.stop()
+        bus = nil
+        if let sinkElement { gst_object_unref(UnsafeMutableRawPointer(sinkElement)) }
+        sinkElement = nil
+        gst_object_unref(UnsafeMutableRawPointer(playbin))
+    }
+
+    // MARK: - Player
+
+    public func load(_ entries: [QueueEntry], startingAt index: Int) async throws {
+        guard entries.indices.contains(index) else {
+            record(command: "load", entryIndex: nil)
+            throw entries.isEmpty ? PlaybackError.nothingToPlay : PlaybackError.entryOutOfRange(index)
+        }
+        stopProgress()
+        setState(GST_STATE_READY)
+        queue = entries
+        generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
+        pendingSeekMs = nil
+        missingPlugin = nil
+        // A new queue starts without the last one's problem.
+        state.update { $0.problem = nil }
+        record(command: "load", entryIndex: index)
+        transition(status: .stopped, index: index, positionMs: 0)
+    }
+
+    public func play() async throws {
+        record(command: "play", entryIndex: state.value.currentIndex)
+        guard let index = state.value.currentIndex else { throw PlaybackError.nothingToPlay }
+        guard state.value.status != .playing else { return }
+        if state.value.status == .stopped {
+            guard let start = firstPlayable(from: index) else {
+                finishQueue()
+                return
+            }
+            if start != index { generation = session.move(to: start) }
+            crate_gst_set_uri(playbin, queue[start].uri)
+            if state.value.positionMs > 0 { pendingSeekMs = state.value.positionMs }
+            setState(GST_STATE_PLAYING)
+            transition(status: .playing, index: start, positionMs: state.value.positionMs, force: start != index)
+        } else {
+            setState(GST_STATE_PLAYING)
+            transition(status: .playing, index: index, positionMs: state.value.positionMs)
+        }
+        startProgress()
+    }
+
+    public func pause() async {
+        record(command: "pause", entryIndex: state.value.currentIndex)
+        guard state.value.status == .playing, let index = state.value.currentIndex else { return }
+        let position = queryPositionMs() ?? state.value.positionMs
+        setState(GST_STATE_PAUSED)
+        stopProgress()
+        transition(status: .paused, index: index, positionMs: position)
+    }
+
+    public func stop() async {
+        record(command: "stop", entryIndex: state.value.currentIndex)
+        stopProgress()
+        setState(GST_STATE_READY)
+        generation = session.move(to: state.value.currentIndex)
+        transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
+    }
+
+    public func seek(toMs positionMs: Int) async {
+        record(command: "seek", entryIndex: state.value.currentIndex, positionMs: positionMs)
+        guard state.value.currentIndex != nil else { return }
+        let duration = state.value.durationMs
+        let clamped = max(0, duration > 0 ? min(positionMs, duration) : positionMs)
+        if state.value.status == .stopped {
+            state.update { $0.positionMs = clamped }
+            return
+        }
+        // A seek flushes what was queued for gapless: that file is asked for again near the end.
+        generation = session.move(to: state.value.currentIndex)
+        if gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
+                                   gint64(clamped) * 1_000_000) == 0 {
+            pendingSeekMs = clamped
+        }
+        state.update { $0.positionMs = clamped }
+    }
+
+    public func next() async {
+        record(command: "next", entryIndex: state.value.currentIndex)
+        guard let index = state.value.currentIndex else { return }
+        move(to: index + 1)
+    }
+
+    public func previous() async {
+        record(command: "previous", entryIndex: state.value.currentIndex)
+        guard let index = state.value.currentIndex else { return }
+        let position = queryPositionMs() ?? state.value.positionMs
+        move(to: position > Self.restartThresholdMs || index == 0 ? index : index - 1)
+    }
+
+    // MARK: - Moving
+
+    /// Makes `index` current from its start (skipping files gone from disk), keeping
+    /// playing/paused/stopped; past the end, finishes.
+    private func move(to requested: Int, problem: AudioPlaybackError? = nil) {
+        stopProgress()
+        setState(GST_STATE_READY)
+        guard let index = firstPlayable(from: requested) else {
+            generation = session.move(to: nil)
+            finishQueue(problem: problem)
+            return
+        }
+        generation = session.move(to: index)
+        let status = state.value.status
+        crate_gst_set_uri(playbin, queue[index].uri)
+        switch status {
+        case .playing: setState(GST_STATE_PLAYING)
+        case .paused: setState(GST_STATE_PAUSED)
+        case .stopped: break
+        }
+        transition(status: status, index: index, positionMs: 0, force: true, problem: problem)
+        if status == .playing { startProgress() }
+    }
+
+    /// The first entry from `index` on whose file exists; the ones skipped are logged and said.
+    private func firstPlayable(from index: Int) -> Int? {
+        var index = index
+        while queue.indices.contains(index) {
+            if let path = queue[index].filePath, GStreamerSession.exists(path) { return index }
+            skipped(index, because: queue[index].filePath.map { AudioPlaybackError.fileMissing(path: $0) } ?? .playbackFailed(path: nil))
+            index += 1
+        }
+        return nil
+    }
+
+    private func skipped(_ index: Int, because error: AudioPlaybackError) {
+        var line = line(entryIndex: index, state: "skipped", positionMs: 0)
+        line.reason = "file_missing"
+        line.message = error.message
+        log.append(line)
+        state.update { $0.problem = error.message }
+    }
+
+    private func finishQueue(problem: AudioPlaybackError? = nil) {
+        stopProgress()
+        setState(GST_STATE_READY)
+        let last = state.value.currentIndex
+        var finished = PlayerState()
+        finished.queueCount = queue.count
+        finished.finishedQueue = true
+        finished.problem = problem?.message ?? state.value.problem
+        state.set(finished)
+        var line = line(entryIndex: last, state: PlayerState.Status.stopped.rawValue, positionMs: 0)
+        line.reason = "end_of_queue"
+        log.append(line)
+    }
+
+    // MARK: - The bus
+
+    private func handle(_ event: BusEvent, generation eventGeneration: Int) {
+        guard eventGeneration == generation else { return }
+        switch event {
+        case .streamStart:
+            guard let (index, gone) = session.takeQueued() else { return }
+            for skippedIndex in gone {
+                skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
+            }
+            transition(status: state.value.status, index: index, positionMs: 0, force: true)
+        case .endOfStream:
+            guard let index = state.value.currentIndex else { return }
+            // Without gapless (or when about-to-finish found nothing), the next file starts here.
+            move(to: index + 1)
+        case .asyncDone:
+            if let seek = pendingSeekMs {
+                pendingSeekMs = nil
+                gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
+                                        gint64(seek) * 1_000_000)
+            }
+            updateProgress()
+        case .durationChanged:
+            updateProgress()
+        case .missingPlugin(let caps):
+            missingPlugin = caps
+        case .error(let domain, let code, _, let fromSink):
+            let failing = session.failingIndex ?? state.value.currentIndex
+            let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
+            let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
+            missingPlugin = nil
+            var line = line(entryIndex: failing, state: "error", positionMs: 0)
+            line.message = error.message
+            log.append(line)
+            switch error {
+            case .noAudioOutput, .invalidSink, .playerUnavailable:
+                // Nothing in the queue can play either: stop and say why.
+                stopProgress()
+                setState(GST_STATE_READY)
+                generation = session.move(to: state.value.currentIndex)
+                transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
+            default:
+                move(to: (failing ?? 0) + 1, problem: error)
+            }
+        }
+    }
+
+    static func map(domain: String, code: Int, fromSink: Bool, missingPlugin: String?, path: String?) -> AudioPlaybackError {
+        if let missingPlugin { return AudioPlaybackError.missingPlugin(forCaps: missingPlugin) }
+        switch domain {
+        case "gst-core-error-quark" where code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue):
+            return .missingPlugin(format: "these", package: "gstreamer1.0-libav")
+        case "gst-stream-error-quark" where code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue):
+            return .missingPlugin(format: "these", package: "gstreamer1.0-libav")
+        case "gst-resource-error-quark":
+            if fromSink { return .noAudioOutput }
+            if code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || code == Int(GST_RESOURCE_ERROR_OPEN_READ.rawValue),
+               let path, !GStreamerSession.exists(path) {
+                return .fileMissing(path: path)
+            }
+            return path.map { .unreadableFile(path: $0) } ?? .playbackFailed(path: nil)
+        case "gst-stream-error-quark":
+            return path.map { .unreadableFile(path: $0) } ?? .playbackFailed(path: nil)
+        default:
+            return fromSink ? .noAudioOutput : .playbackFailed(path: path)
+        }
+    }
+
+    // MARK: - Progress
+
+    private func startProgress() {
+        stopProgress()
+        progressTimer = clock.schedule(afterMs: progressIntervalMs) { [weak self] in
+            self?.updateProgress()
+            self?.startProgress()
+        }
+    }
+
+    private func stopProgress() {
+        progressTimer?.cancel()
+        progressTimer = nil
+    }
+
+    private func updateProgress() {
+        guard state.value.currentIndex != nil, state.value.status != .stopped else { return }
+        let position = queryPositionMs()
+        let duration = queryDurationMs()
+        state.update {
+            if let position { $0.positionMs = position }
+            if let duration, duration > 0 { $0.durationMs = duration }
+        }
+    }
+
+    /// Where playback is now, or nil before the pipeline knows.
+    public func queryPositionMs() -> Int? {
+        var position: gint64 = 0
+        guard gst_element_query_position(playbin, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
+        return Int(position / 1_000_000)
+    }
+
+    private func queryDurationMs() -> Int? {
+        var duration: gint64 = 0
+        guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &duration) != 0, duration > 0 else { return nil }
+        return Int(duration / 1_000_000)
+    }
+
+    // MARK: - State and log
+
+    private func setState(_ target: GstState) {
+        _ = gst_element_set_state(playbin, target)
+    }
+
+    private func transition(status: PlayerState.Status, index: Int?, positionMs: Int, force: Bool = false, problem: AudioPlaybackError? = nil) {
+        let old = state.value
+        var new = PlayerState()
+        new.status = status
+        new.currentIndex = index
+        new.currentEntry = index.map { queue[$0] }
+        new.positionMs = positionMs
+        new.durationMs = new.currentEntry?.durationMs ?? 0
+        new.queueCount = queue.count
+        new.problem = problem?.message ?? old.problem
+        state.set(new)
+        if force || old.status != status || old.currentIndex != index || old.finishedQueue {
+            var line = line(entryIndex: index, state: status.rawValue, positionMs: positionMs)
+            line.message = problem?.message
+            log.append(line)
+        }
+    }
+
+    private func record(command: String, entryIndex: Int?, positionMs: Int? = nil) {
+        log.append(line(entryIndex: entryIndex, command: command, positionMs: positionMs ?? state.value.positionMs))
+    }
+
+    private func line(entryIndex: Int?, command: String? = nil, state: String? = nil, positionMs: Int) -> PlaybackLogLine {
+        let entry = entryIndex.flatMap { queue.indices.contains($0) ? queue[$0] : nil }
+        return PlaybackLogLine(
+            time: PlaybackLogLine.timestamp(clock.date),
+            elapsed_ms: clock.nowMs,
+            command: command,
+            state: state,
+            reason: nil,
+            album_id: entry?.albumID,
+            entry: entry == nil ? nil : entryIndex,
+            track: entry.map { .init(disc: $0.track.disc, position: $0.track.position, title: $0.track.title, duration_ms: $0.track.durationMs) },
+            position_ms: positionMs,
+            uri: entry?.uri
+        )
+    }
+}
+
+/// `about-to-finish`, on a streaming thread: hand playbin the next file, if any.
+private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { playbin, data in
+    guard let playbin, let data else { return }
+    let session = Unmanaged<GStreamerSession>.fromOpaque(data).takeUnretainedValue()
+    if let uri = session.queueNext() {
+        crate_gst_set_uri(playbin.assumingMemoryBound(to: GstElement.self), uri)
+    }
+}
+
+/// Lets the bus thread's closures reach the player without keeping it alive.
+private final class WeakPlayer: @unchecked Sendable {
+    weak var player: GStreamerPlayer?
+    init(_ player: GStreamerPlayer) { self.player = player }
+}
+
+/// `gst_init` once per process.
+public enum GStreamerRuntime {
+    private static let once: Void = { gst_init(nil, nil) }()
+
+    public static func initialize() { _ = once }
+
+    /// Whether an element factory (a plugin feature) is installed.
+    public static func hasElement(_ name: String) -> Bool {
+        initialize()
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The Crate Wall's work, shared by the window's `WallStore` and `crate wall`: build a wall for a
+/// dial, store it (tiles, dial, unavailable signals) in the library, fetch more excluding what
+/// is shown, cache its art, and rate albums (favourite / dislike / unrate) with their feedback
+/// queued for ListenBrainz when a token is set.
+public struct WallService: Sendable {
+    public let database: AppDatabase
+    public let builder: WallBuilder
+    public let artwork: WallArtwork?
+    public let feedback: FeedbackSender
+    /// Whether ratings are queued for ListenBrainz (a token is set).
+    public let sendsFeedback: Bool
+    /// The ListenBrainz user the wall is personal for (nil: the user's own crate stands in).
+    public let listenBrainzUser: String?
+
+    public init(database: AppDatabase, builder: WallBuilder, artwork: WallArtwork?, feedback: FeedbackSender, sendsFeedback: Bool, listenBrainzUser: String?) {
+        self.database = database
+        self.builder = builder
+        self.artwork = artwork
+        self.feedback = feedback
+        self.sendsFeedback = sendsFeedback
+        self.listenBrainzUser = listenBrainzUser
+    }
+
+    /// The standard number of tiles of a wall (and of each "more").
+    public static let pageSize = 60
+
+    /// Builds a new wall for `dial` and stores it in place of the last one. When no signal
+    /// gave anything (offline, every service down), the stored wall is kept and the built
+    /// (empty) one is returned with its reasons.
+    public func refresh(dial: CrateDialPosition, count: Int = pageSize) async throws -> BuiltWall {
+        let disliked = try dislikes()
+        let wall = await builder.build(dial: dial, count: count, disliked: disliked)
+        if !wall.items.isEmpty {
+            try database.saveWall(dial: dial, items: wall.items, unavailable: wall.unavailable)
+        } else {
+            try database.setWallDial(dial)
+        }
+        return wall
+    }
+
+    /// `count` more tiles for the stored wall's dial, none of them already shown; appended.
+    public func more(count: Int = pageSize) async throws -> BuiltWall {
+        let stored = try database.storedWall() ?? StoredWall(dial: try database.wallDial())
+        let shown = Set(stored.tiles.map(\.item.releaseGroupID))
+        let page = max(1, stored.tiles.count / max(1, count))
+        let wall = await builder.build(dial: stored.dial, count: count, excluding: shown, disliked: try dislikes(), page: page)
+        if !wall.items.isEmpty {
+            try database.saveWall(dial: stored.dial, items: wall.items, unavailable: wall.unavailable, append: true)
+        }
+        return wall
+    }
+
+    /// Caches the stored wall's missing art.
+    @discardableResult
+    public func fetchArtwork() async -> Int {
+        await artwork?.fetchMissing() ?? 0
+    }
+
+    /// Hearts, ✕s or clears an album; the change is queued for ListenBrainz when a token is set.
+    @discardableResult
+    public func rate(_ album: RatedAlbum, _ rating: AlbumRating?) throws -> Bool {
+        try database.rate(album, rating, feedback: sendsFeedback)
+    }
+
+    /// Sends the feedback that is due.
+    public func sendFeedback() async -> FeedbackRunSummary {
+        await feedback.run()
+    }
+
+    private func dislikes() throws -> Set<MBID> {
+        Set(try database.albumRatings().filter { $0.value == .dislike }.map(\.key))
+    }
+}
+
+extension AppServices {
+    /// The ListenBrainz client for the configured user and token (usable without either for
+    /// charts and fresh releases); nil offline.
+    public var listenBrainz: ListenBrainzClient? {
+        guard musicBrainz != nil else { return nil }
+        let token = environment.keys.listenBrainzToken().token
+        return .live(settings: settings, user: settings.listenBrainzUser, token: token, transport: environment.transport, limiter: environment.limiter)
+    }
+
+    /// The wall's five live sources.
+    public func wallSources(listenBrainz: ListenBrainzClient?, genres: [String]) -> [any WallSource] {
+        let art = settings.endpoints.coverArtArchive
+        var sources: [any WallSource] = [
+            ListeningHistorySource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
+            RecommendationsSource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
+        ]
+        if let listenBrainz {
+            sources.append(PopularChartsSource(listenBrainz: listenBrainz, coverArt: art))
+            sources.append(NewReleasesSource(listenBrainz: listenBrainz, coverArt: art))
+        }
+        if let musicBrainz {
+            sources.append(WildCardSource(musicBrainz: musicBrainz, genres: genres, coverArt: art))
+        }
+        return sources
+    }
+
+    /// The wall's service: the dial's tables and the genre list from the data folder.
+    public func wallService(timeout: TimeInterval = 5) throws -> WallService {
+        let table = try CrateDialTable.standard(environment: environment.variables)
+        let genres = (try? WildCardSource.genres(environment: environment.variables)) ?? []
+        let listenBrainz = self.listenBrainz
+        let builder = WallBuilder(sources: wallSources(listenBrainz: listenBrainz, genres: genres), table: table, timeout: timeout)
+        let artwork = musicBrainz == nil ? nil : WallArtwork(
+            database: environment.database, directory: environment.paths.artworkDirectory,
+            http: ResilientHTTPClient(base: environment.transport, policy: .coverArtArchive, limiter: environment.limiter),
+            userAgent: "Crate/\(CrateVersion.string) ( \(settings.musicBrainzContact) )")
+        let feedback = FeedbackSender(database: environment.database, listenBrainz: listenBrainz, musicBrainz: musicBrainz)
+        return WallService(database: environment.database, builder: builder, artwork: artwork, feedback: feedback,
+                           sendsFeedback: listenBrainz?.hasToken ?? (environment.keys.listenBrainzToken().token != nil),
+                           listenBrainzUser: settings.listenBrainzUser)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// What a wall asks of one signal.
+public struct WallSourceRequest: Equatable, Sendable {
+    /// Albums wanted (a source may return fewer, or a few more).
+    public var count: Int
+    /// 0 for a new wall; 1, 2, … for each "more" after it (sources look further down their lists).
+    public var page: Int
+
+    public init(count: Int, page: Int = 0) {
+        self.count = count
+        self.page = page
+    }
+}
+
+/// One of the wall's five signals: something that names albums (release groups). Injectable:
+/// the live sources talk to ListenBrainz, MusicBrainz and the library; tests pass their own.
+public protocol WallSource: Sendable {
+    var signal: WallSignal { get }
+    func albums(_ request: WallSourceRequest) async throws -> [WallItem]
+}
+
+extension ListenBrainzReleaseGroup {
+    func wallItem(_ signal: WallSignal, coverArt: URL) -> WallItem {
+        WallItem(signal: signal, releaseGroupID: releaseGroupID, title: title, artist: artist, releaseID: releaseID ?? caaReleaseID,
+                 artURL: CoverArtURL.thumbnail(base: coverArt, releaseGroup: releaseGroupID, caaRelease: caaReleaseID, caaID: caaID))
+    }
+}
+
+/// Keeps the first of each release group, in order.
+func uniqueByReleaseGroup(_ items: [WallItem]) -> [WallItem] {
+    var seen = Set<MBID>()
+    return items.filter { seen.insert($0.releaseGroupID).inserted }
+}
+
+// MARK: - Listening History
+
+/// The user's top release groups and recent listens on ListenBrainz; without an account (or
+/// when ListenBrainz has nothing yet) the user's own crate: favourites, most scanned, latest.
+public struct ListeningHistorySource: WallSource {
+    public let signal = WallSignal.listeningHistory
+    let listenBrainz: ListenBrainzClient?
+    let database: AppDatabase
+    let coverArt: URL
+
+    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase, coverArt: URL) {
+        self.listenBrainz = listenBrainz
+        self.database = database
+        self.coverArt = coverArt
+    }
+
+    public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        let wanted = request.count * (request.page + 1)
+        var failure: Error?
+        if let listenBrainz, listenBrainz.user != nil {
+            async let top = attempt { try await listenBrainz.topReleaseGroups(range: "this_month", count: min(1000, wanted + 25)) }
+            async let recent = attempt { try await listenBrainz.recentReleaseGroups(count: min(1000, wanted * 2 + 25)) }
+            let (topResult, recentResult) = await (top, recent)
+            var merged: [WallItem] = []
+            let a = (try? topResult.get()) ?? []
+            let b = (try? recentResult.get()) ?? []
+            for index in 0..<max(a.count, b.count) {
+                if index < a.count { merged.append(a[index].wallItem(signal, coverArt: coverArt)) }
+                if index < b.count { merged.append(b[index].wallItem(signal, coverArt: coverArt)) }
+            }
+            let items = uniqueByReleaseGroup(merged)
+            if !items.isEmpty { return Array(items.dropFirst(request.count * request.page)) }
+            if case .failure(let error) = topResult, !(error is CancellationError) { failure = error }
+            if failure == nil, case .failure(let error) = recentResult { failure = error }
+        }
+        let database = self.database
+        let local = try await Task.detached { try database.crateAlbumsForWall(limit: wanted + 50) }.value
+            .map { item -> WallItem in
+                var item = item
+                item.artURL = CoverArtURL.thumbnail(base: coverArt, releaseGroup: item.releaseGroupID, caaRelease: nil, caaID: nil)
+                return item
+            }
+        if local.isEmpty, let failure, !(failure as? ListenBrainzError == .statsNotReady) { throw failure }
+        return Array(local.dropFirst(request.count * request.page))
+    }
+}
+
+/// The outcome of an async call as a value, so two calls side by side can each fail on their own.
+func attempt<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}
+
+// MARK: - Recommendations
+
+/// ListenBrainz's collaborative-filtering recording recommendations, mapped to their albums with
+/// batched lookups (50 recordings a request, and mappings seen before come from the library):
+/// never one request per recording.
+public struct RecommendationsSource: WallSource {
+    public let signal = WallSignal.recommendations
+    let listenBrainz: ListenBrainzClient?
+    let database: AppDatabase?
+    let coverArt: URL
+
+    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase?, coverArt: URL) {
+        self.listenBrainz = listenBrainz
+        self.database = database
+        self.coverArt = coverArt
+    }
+
+    public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured("a ListenBrainz user name") }
+        let wanted = request.count * (request.page + 1)
+        let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 3))
+        guard !recordings.isEmpty else { return [] }
+        let database = self.database
+        var known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]
+        let missing = recordings.filter { known[$0] == nil }
+        if !missing.isEmpty {
+            let fetched = try await listenBrainz.releases(ofRecordings: missing)
+            known.merge(fetched) { a, _ in a }
+            if database?.isReadOnly == false {
+                try? await Task.detached { try database?.cacheRecordingAlbums(fetched) }.value
+            }
+        }
+        let items = uniqueByReleaseGroup(recordings.compactMap { known[$0]?.wallItem(signal, coverArt: coverArt) })
+        return Array(items.dropFirst(request.count * request.page))
+    }
+}
+
+// MARK: - Popular Charts
+
+/// Sitewide top release groups: this week, then this month, this year and all time for "more".
+public struct PopularChartsSource: WallSource {
+    public let signal = WallSignal.popularCharts
+    let listenBrainz: ListenBrainzClient
+    let coverArt: URL
+    static let ranges = ["this_week", "this_month", "this_year", "all_time"]
+
+    public init(listenBrainz: ListenBrainzClient, coverArt: URL) {
+        self.listenBrainz = listenBrainz
+        self.coverArt = coverArt
+    }
+
+    public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        let range = Self.ranges[min(request.page, Self.ranges.count - 1)]
+        let offset = request.page >= Self.ranges.count ? (request.page - Self.ranges.count + 1) * request.count : 0
+        let groups = try await listenBrainz.sitewideTopReleaseGroups(range: range, count: min(1000, request.count + 20), offset: offset)
+        return uniqueByReleaseGroup(groups.map { $0.wallItem(signal, coverArt: coverArt) })
+    }
+}
+
+// MARK: - New Releases
+
+/// Releases of the last 30 days: albums and EPs first, newest first within each.
+public struct NewReleasesSource: WallSource {
+    public let signal = WallSignal.newReleases
+    let listenBrainz: ListenBrainzClient
+    let coverArt: URL
+    let days: Int
+
+    public init(listenBrainz: ListenBrainzClient, coverArt: URL, days: Int = 30) {
+        self.listenBrainz = listenBrainz
+        self.coverArt = coverArt
+        self.days = days
+    }
+
+    public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        let releases = try await listenBrainz.freshReleases(days: days)
+        let ranked = releases.enumerated().sorted { a, b in
+            let ra = Self.rank(a.element.primaryType), rb = Self.rank(b.element.primaryType)
+            if ra != rb { return ra < rb }
+            let da = a.element.releaseDate ?? "", db = b.element.releaseDate ?? ""
+            if da != db { return da > db }
+            return a.offset < b.offset
+        }.map(\.element)
+        let items = uniqueByReleaseGroup(ranked.map { $0.wallItem(signal, coverArt: coverArt) })
+        return Array(items.dropFirst(request.count * request.page))
+    }
+
+    public static func rank(_ type: String?) -> Int {
+        switch type?.lowercased() {
+        case "album": return 0
+        case "ep": return 1
+        default: return 2
+        }
+    }
+}
+
+// MARK: - Wild Card
+
+/// A random genre from the genre list (`data/genres.txt`) → MusicBrainz release groups with that
+/// tag, at a random offset. At most two MusicBrainz requests (a second only when the offset
+/// guessed was past the end), paced like every MusicBrainz request.
+public struct WildCardSource: WallSource {
+    public let signal = WallSignal.wildCard
+    let musicBrainz: MusicBrainzClient
+    let genres: [String]
+    let coverArt: URL
+    let random: @Sendable (Int) -> Int
+
+    public static let fileName = "genres.txt"
+
+    /// - Parameter random: a number in `0..<n` (injectable for tests).
+    public init(musicBrainz: MusicBrainzClient, genres: [String], coverArt: URL,
+                random: @escaping @Sendable (Int) -> Int = { Int.random(in: 0..<max(1, $0)) }) {
+        self.musicBrainz = musicBrainz
+        self.genres = genres
+        self.coverArt = coverArt
+        self.random = random
+    }
+
+    /// The genre list: one per line; `#` comments and blank lines skipped.
+    public static func genres(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
+        guard let url = DataFiles.locate(fileName, environment: environment), let data = FileManager.default.contents(atPath: url.path) else {
+            throw WallError.dataFileMissing(fileName)
+        }
+        let list = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        guard !list.isEmpty else { throw WallError.dataFileInvalid(name: fileName, reason: "it lists no genres") }
+        return list
+    }
+
+    /// `tag:"<genre>" AND primarytype:album`, the genre quoted and escaped.
+    public static func query(genre: String) -> String {
+        "tag:\(LuceneQuery.phrase(genre)) AND primarytype:album"
+    }
+
+    public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        guard !genres.isEmpty else { throw WallError.empty }
+        let genre = genres[random(genres.count)]
+        let limit = min(100, max(request.count, 10))
+        let lucene = Self.query(genre: genre)
+        var page = try await musicBrainz.searchReleaseGroups(lucene: lucene, limit: limit, offset: random(200))
+        if page.groups.isEmpty, page.count > 0 {
+            page = try await musicBrainz.searchReleaseGroups(lucene: lucene, limit: limit, offset: random(max(1, page.count - limit)))
+        }
+        let items = page.groups
+            .filter { $0.secondaryTypes.isEmpty }
+            .map { WallItem(signal: signal, releaseGroupID: $0.id, title: $0.title, artist: $0.artist,
+                            artURL: CoverArtURL.thumbnail(base: coverArt, releaseGroup: $0.id, caaRelease: nil, caaID: nil)) }
+        return uniqueByReleaseGroup(items).shuffled()
+    }
+}

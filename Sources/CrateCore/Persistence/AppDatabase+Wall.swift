@@ -1,0 +1,345 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// The tables the wall page shows.
+    public static let wallTables: Set<String> = ["wall_state", "wall_item", "album_rating"]
+
+    // MARK: - The stored wall
+
+    /// The last wall, or nil when none was ever built.
+    public func storedWall() throws -> StoredWall? {
+        try reader.read { db in
+            guard let state = try Row.fetchOne(db, sql: "SELECT dial, builtAt, unavailable FROM wall_state WHERE id = 1") else { return nil }
+            let dial = CrateDialPosition(rawValue: state["dial"] as String) ?? .standard
+            let unavailableJSON: String = state["unavailable"]
+            let unavailable = (try? JSONDecoder().decode([WallUnavailable].self, from: Data(unavailableJSON.utf8))) ?? []
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM wall_item ORDER BY position")
+            let tiles = rows.compactMap(Self.tile(from:))
+            return StoredWall(dial: dial, builtAt: state["builtAt"], tiles: tiles, unavailable: unavailable)
+        }
+    }
+
+    /// The dial the user chose last (the default before any wall).
+    public func wallDial() throws -> CrateDialPosition {
+        try reader.read { db in
+            try String.fetchOne(db, sql: "SELECT dial FROM wall_state WHERE id = 1").flatMap(CrateDialPosition.init(rawValue:)) ?? .standard
+        }
+    }
+
+    /// Remembers the dial without touching the tiles (the refresh that follows replaces them).
+    public func setWallDial(_ dial: CrateDialPosition) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "INSERT INTO wall_state (id, dial) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET dial = excluded.dial",
+                           arguments: [dial.rawValue])
+        }
+    }
+
+    /// Replaces the stored wall in one transaction (`append`: adds the tiles after the shown
+    /// ones, for "more"). Art already cached for a release group is kept.
+    public func saveWall(dial: CrateDialPosition, items: [WallItem], unavailable: [WallUnavailable], append: Bool = false, at date: Date = Date()) throws {
+        try checkWritable()
+        let unavailableJSON = String(decoding: try JSONEncoder().encode(unavailable), as: UTF8.self)
+        try guardedWrite { db in
+            var cached: [String: (String?, String)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, artworkPath, artworkStatus FROM wall_item WHERE artworkStatus != 'pending'") {
+                cached[row["releaseGroupId"]] = (row["artworkPath"], row["artworkStatus"])
+            }
+            var start = 0
+            if append {
+                start = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM wall_item")) ?? 0
+            } else {
+                try db.execute(sql: "DELETE FROM wall_item")
+            }
+            for (offset, item) in items.enumerated() {
+                let art = cached[item.releaseGroupID.rawValue]
+                try db.execute(sql: """
+                    INSERT INTO wall_item (position, signal, releaseGroupId, title, artist, releaseId, artUrl, artworkPath, artworkStatus)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [start + offset, item.signal.rawValue, item.releaseGroupID.rawValue, item.title, item.artist,
+                                     item.releaseID?.rawValue, item.artURL?.absoluteString, art?.0, art?.1 ?? ArtworkStatus.pending.rawValue])
+            }
+            try db.execute(sql: """
+                INSERT INTO wall_state (id, dial, builtAt, unavailable) VALUES (1, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET dial = excluded.dial, builtAt = excluded.builtAt, unavailable = excluded.unavailable
+                """, arguments: [dial.rawValue, date, unavailableJSON])
+        }
+    }
+
+    /// Records a tile's cached art (every tile of that release group).
+    public func setWallArtwork(releaseGroupID: MBID, status: ArtworkStatus, path: String?) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "UPDATE wall_item SET artworkStatus = ?, artworkPath = ? WHERE releaseGroupId = ?",
+                           arguments: [status.rawValue, path, releaseGroupID.rawValue])
+        }
+    }
+
+    private static func tile(from row: Row) -> WallTile? {
+        guard let signal = WallSignal(rawValue: row["signal"] as String), let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
+        let item = WallItem(signal: signal, releaseGroupID: group, title: row["title"], artist: row["artist"],
+                            releaseID: MBID(validating: row["releaseId"] as String?), artURL: (row["artUrl"] as String?).flatMap(URL.init(string:)))
+        return WallTile(item: item, artworkPath: row["artworkPath"], artworkStatus: ArtworkStatus(rawValue: row["artworkStatus"] as String) ?? .pending)
+    }
+
+    // MARK: - Favourites and dislikes
+
+    /// Every rated release group and its rating.
+    public func albumRatings() throws -> [MBID: AlbumRating] {
+        try reader.read { db in
+            var ratings: [MBID: AlbumRating] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, rating FROM album_rating") {
+                if let id = MBID(validating: row["releaseGroupId"] as String), let rating = AlbumRating(rawValue: row["rating"]) {
+                    ratings[id] = rating
+                }
+            }
+            return ratings
+        }
+    }
+
+    /// Favourited albums, newest first.
+    public func favouriteAlbums(limit: Int = 200) throws -> [RatedAlbum] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit]).compactMap { row in
+                MBID(validating: row["releaseGroupId"] as String).map {
+                    RatedAlbum(releaseGroupID: $0, title: row["title"], artist: row["artist"], releaseID: MBID(validating: row["releaseId"] as String?))
+                }
+            }
+        }
+    }
+
+    /// Sets (or with nil removes) the album's rating. A favourite replaces a dislike and the
+    /// other way round (one row per release group). With `feedback`, the change is queued for
+    /// ListenBrainz in the same transaction, and unsent older feedback for the album is
+    /// superseded, so only the latest word on it is sent. Returns whether anything changed.
+    @discardableResult
+    public func rate(_ album: RatedAlbum, _ rating: AlbumRating?, feedback: Bool, at date: Date = Date()) throws -> Bool {
+        try checkWritable()
+        return try guardedWrite { db in
+            let group = album.releaseGroupID.rawValue
+            let previous = try Int.fetchOne(db, sql: "SELECT rating FROM album_rating WHERE releaseGroupId = ?", arguments: [group])
+            guard previous != rating?.rawValue else { return false }
+            if let rating {
+                try db.execute(sql: """
+                    INSERT INTO album_rating (releaseGroupId, rating, title, artist, releaseId, ratedAt) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(releaseGroupId) DO UPDATE SET rating = excluded.rating, title = excluded.title, artist = excluded.artist,
+                        releaseId = COALESCE(excluded.releaseId, album_rating.releaseId), ratedAt = excluded.ratedAt
+                    """, arguments: [group, rating.rawValue, album.title, album.artist, album.releaseID?.rawValue, date])
+            } else {
+                try db.execute(sql: "DELETE FROM album_rating WHERE releaseGroupId = ?", arguments: [group])
+            }
+            if feedback {
+                // A row being sent right now (leased) finishes first; the new one waits behind it.
+                try db.execute(sql: """
+                    UPDATE feedback_outbox SET state = 'superseded', updatedAt = ?
+                    WHERE releaseGroupId = ? AND state = 'pending' AND (leaseOwner IS NULL OR leaseExpiresAt <= ?)
+                    """, arguments: [date, group, date.timeIntervalSince1970])
+                try db.execute(sql: """
+                    INSERT INTO feedback_outbox (releaseGroupId, releaseId, score, state, createdAt, updatedAt) VALUES (?, ?, ?, 'pending', ?, ?)
+                    """, arguments: [group, album.releaseID?.rawValue, rating?.feedbackScore ?? 0, date, date])
+            }
+            return true
+        }
+    }
+
+    // MARK: - The feedback outbox
+
+    /// Claims the next row due, leased to `owner` (this opening by default) until
+    /// `leaseDuration` from `date`, in ONE `UPDATE … RETURNING`: two processes never get one row.
+    /// A row waits while an older row of the same album is pending (sent in order).
+    public func claimFeedback(owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = 60, at date: Date = Date()) throws -> FeedbackItem? {
+        try checkWritable()
+        let owner = owner ?? leaseOwner
+        return try guardedWrite { db in
+            let now = date.timeIntervalSince1970
+            guard let row = try Row.fetchOne(db, sql: """
+                UPDATE feedback_outbox SET attempts = attempts + 1, leaseOwner = ?, leaseExpiresAt = ?, updatedAt = ?
+                WHERE id = (
+                    SELECT f.id FROM feedback_outbox f
+                    WHERE f.state = 'pending' AND f.nextAttemptAt <= ?
+                      AND (f.leaseOwner IS NULL OR f.leaseExpiresAt <= ? OR crate_lease_gone(f.leaseOwner))
+                      AND NOT EXISTS (SELECT 1 FROM feedback_outbox o WHERE o.releaseGroupId = f.releaseGroupId AND o.state = 'pending' AND o.id < f.id)
+                    ORDER BY f.id LIMIT 1)
+                RETURNING *
+                """, arguments: [owner.stored, now + leaseDuration, date, now, now]) else { return nil }
+            return Self.feedbackItem(from: row)
+        }
+    }
+
+    /// Keeps what a sender learnt (the recordings, those sent) while it holds the lease.
+    /// Returns false when the lease is no longer `owner`'s.
+    @discardableResult
+    public func recordFeedbackProgress(id: Int64, recordings: [MBID], sent: Set<MBID>, owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = 60,
+                                       at date: Date = Date()) throws -> Bool {
+        try checkWritable()
+        let owner = owner ?? leaseOwner
+        let recordingsJSON = Self.json(recordings.map(\.rawValue))
+        let sentJSON = Self.json(sent.map(\.rawValue).sorted())
+        return try guardedWrite { db in
+            try db.execute(sql: """
+                UPDATE feedback_outbox SET recordings = ?, sentRecordings = ?, leaseExpiresAt = ?, updatedAt = ?
+                WHERE id = ? AND state = 'pending' AND leaseOwner = ?
+                """, arguments: [recordingsJSON, sentJSON, date.timeIntervalSince1970 + leaseDuration, date, id, owner.stored])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Settles a claimed row: `sent`, or back to pending until `retryAt` (or `failed` for good).
+    public func settleFeedback(id: Int64, sent: Bool, error: String? = nil, retryAt: Date? = nil, owner: BatchLeaseOwner? = nil, at date: Date = Date()) throws {
+        try checkWritable()
+        let owner = owner ?? leaseOwner
+        try guardedWrite { db in
+            let state = sent ? "sent" : (retryAt == nil ? "failed" : "pending")
+            try db.execute(sql: """
+                UPDATE feedback_outbox SET state = ?, error = ?, nextAttemptAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                WHERE id = ? AND leaseOwner = ?
+                """, arguments: [state, error, retryAt?.timeIntervalSince1970 ?? 0, date, id, owner.stored])
+        }
+    }
+
+    /// Makes every waiting row due now (the user asked to retry; `crate feedback send --now`).
+    public func makeFeedbackDue() throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "UPDATE feedback_outbox SET nextAttemptAt = 0 WHERE state = 'pending'")
+        }
+    }
+
+    /// Counts per state, with the newest unsent row's error.
+    public func feedbackStatus() throws -> FeedbackStatus {
+        try reader.read { db in
+            var status = FeedbackStatus()
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM feedback_outbox GROUP BY state") {
+                let n: Int = row["n"]
+                switch row["state"] as String {
+                case "pending": status.pending = n
+                case "sent": status.sent = n
+                case "failed": status.failed = n
+                default: status.superseded = n
+                }
+            }
+            if let row = try Row.fetchOne(db, sql: "SELECT error, nextAttemptAt FROM feedback_outbox WHERE state IN ('pending', 'failed') AND error IS NOT NULL ORDER BY id DESC LIMIT 1") {
+                status.lastError = row["error"]
+                let next: Double = row["nextAttemptAt"]
+                if next > 0 { status.nextAttemptAt = Date(timeIntervalSince1970: next) }
+            }
+            return status
+        }
+    }
+
+    private static func feedbackItem(from row: Row) -> FeedbackItem? {
+        guard let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
+        let recordings = (row["recordings"] as String?).map { strings($0).compactMap(MBID.init(validating:)) }
+        let sent = Set(strings(row["sentRecordings"] as String? ?? "[]").compactMap(MBID.init(validating:)))
+        return FeedbackItem(id: row["id"], releaseGroupID: group, releaseID: MBID(validating: row["releaseId"] as String?), score: row["score"],
+                            recordings: recordings, sent: sent, attempts: row["attempts"])
+    }
+
+    private static func strings(_ json: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    }
+
+    private static func json(_ strings: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    // MARK: - Reads for the wall's own-crate signal and feedback
+
+    /// Albums of the crate with a release group: favourites first, then the most scanned, then
+    /// the most recently scanned.
+    public func crateAlbumsForWall(limit: Int) throws -> [WallItem] {
+        try reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT a.mbReleaseGroupId AS rg, a.mbReleaseId AS rel, a.title, a.artist,
+                       COUNT(s.id) AS scans, MAX(s.scannedAt) AS last,
+                       EXISTS (SELECT 1 FROM album_rating r WHERE r.releaseGroupId = a.mbReleaseGroupId AND r.rating = 1) AS fav
+                FROM album a LEFT JOIN scan s ON s.albumId = a.id
+                WHERE a.mbReleaseGroupId IS NOT NULL
+                GROUP BY a.id
+                ORDER BY fav DESC, scans DESC, last DESC
+                LIMIT ?
+                """, arguments: [limit])
+            var items = rows.compactMap { row -> WallItem? in
+                guard let group = MBID(validating: row["rg"] as String?) else { return nil }
+                return WallItem(signal: .listeningHistory, releaseGroupID: group, title: row["title"], artist: row["artist"],
+                                releaseID: MBID(validating: row["rel"] as String?))
+            }
+            // Favourited albums that are not in the crate (hearted on the wall) count too.
+            let known = Set(items.map(\.releaseGroupID))
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit]) {
+                guard let group = MBID(validating: row["releaseGroupId"] as String), !known.contains(group) else { continue }
+                items.insert(WallItem(signal: .listeningHistory, releaseGroupID: group, title: row["title"], artist: row["artist"],
+                                      releaseID: MBID(validating: row["releaseId"] as String?)), at: 0)
+            }
+            return Array(items.prefix(limit))
+        }
+    }
+
+    /// The recordings of the crate's album of this release group, when its track list is here.
+    public func crateRecordings(releaseGroupID: MBID) throws -> [MBID] {
+        try reader.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT t.recordingId FROM track t JOIN album a ON a.id = t.albumId
+                WHERE a.mbReleaseGroupId = ? AND t.recordingId IS NOT NULL
+                  AND a.id = (SELECT id FROM album WHERE mbReleaseGroupId = ? AND tracksStatus = 'ok' ORDER BY id LIMIT 1)
+                ORDER BY t.disc, t.position
+                """, arguments: [releaseGroupID.rawValue, releaseGroupID.rawValue]).compactMap(MBID.init(validating:))
+        }
+    }
+
+    /// A crate album as a rated album (nil when it has no release group).
+    public func ratedAlbum(albumID: Int64) throws -> (album: Album, rated: RatedAlbum?)? {
+        guard let album = try album(id: albumID) else { return nil }
+        let rated = MBID(validating: album.musicBrainzReleaseGroupID).map {
+            RatedAlbum(releaseGroupID: $0, title: album.title, artist: album.artist, releaseID: MBID(validating: album.musicBrainzReleaseID))
+        }
+        return (album, rated)
+    }
+
+    /// A release group on the stored wall or in the ratings, as a rated album.
+    public func ratedAlbum(releaseGroupID: MBID) throws -> RatedAlbum? {
+        try reader.read { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT title, artist, releaseId FROM wall_item WHERE releaseGroupId = ? LIMIT 1", arguments: [releaseGroupID.rawValue])
+                ?? Row.fetchOne(db, sql: "SELECT title, artist, releaseId FROM album_rating WHERE releaseGroupId = ?", arguments: [releaseGroupID.rawValue])
+                ?? Row.fetchOne(db, sql: "SELECT title, artist, mbReleaseId AS releaseId FROM album WHERE mbReleaseGroupId = ? LIMIT 1", arguments: [releaseGroupID.rawValue]) {
+                return RatedAlbum(releaseGroupID: releaseGroupID, title: row["title"], artist: row["artist"], releaseID: MBID(validating: row["releaseId"] as String?))
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Recording → album mappings
+
+    public func cachedRecordingAlbums(_ recordings: [MBID]) throws -> [MBID: ListenBrainzReleaseGroup] {
+        guard !recordings.isEmpty else { return [:] }
+        return try reader.read { db in
+            var found: [MBID: ListenBrainzReleaseGroup] = [:]
+            for chunk in stride(from: 0, to: recordings.count, by: 500) {
+                let slice = Array(recordings[chunk..<min(chunk + 500, recordings.count)])
+                let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM wall_recording_map WHERE recordingId IN (\(marks))", arguments: StatementArguments(slice.map(\.rawValue))) {
+                    guard let recording = MBID(validating: row["recordingId"] as String), let group = MBID(validating: row["releaseGroupId"] as String) else { continue }
+                    found[recording] = ListenBrainzReleaseGroup(releaseGroupID: group, title: row["title"], artist: row["artist"],
+                                                                releaseID: MBID(validating: row["releaseId"] as String?), caaID: row["caaId"],
+                                                                caaReleaseID: MBID(validating: row["caaReleaseId"] as String?),
+                                                                primaryType: nil, releaseDate: nil, listenCount: nil)
+                }
+            }
+            return found
+        }
+    }
+
+    public func cacheRecordingAlbums(_ map: [MBID: ListenBrainzReleaseGroup]) throws {
+        guard !map.isEmpty, !isReadOnly else { return }
+        try guardedWrite { db in
+            for (recording, group) in map {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO wall_recording_map (recordingId, releaseGroupId, title, artist, releaseId, caaId, caaReleaseId)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [recording.rawValue, group.releaseGroupID.rawValue, group.title, group.artist, group.releaseID?.rawValue,
+                                     group.caaID, group.caaReleaseID?.rawValue])
+            }
+        }
+    }
+}

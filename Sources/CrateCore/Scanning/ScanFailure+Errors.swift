@@ -1,0 +1,53 @@
+import Foundation
+
+extension ScanFailure {
+    /// What a scan that threw `error` tells the user: Crate's own failures as they are, a
+    /// network that cannot be reached as `.offline` (never the transport's own words, such as
+    /// "Could not resolve host"), anything else through `UserMessage`.
+    public init(_ error: Error, cancelled: Bool = false) {
+        if let failure = error as? ScanFailure {
+            self = failure
+        } else if error is CancellationError || cancelled {
+            self = .cancelled
+        } else if let service = Self.unreachableService(error) {
+            self = .offline(service: service)
+        } else {
+            self = .other(UserMessage.text(for: error))
+        }
+    }
+
+    /// True for a provider call that never got an answer because the network is away.
+    public static func isUnreachable(_ error: ProviderError) -> Bool {
+        guard case .transport(let detail) = error else { return false }
+        return detail != "cancelled"
+    }
+
+    /// True for the transport failures that mean "no connection" (not a server's answer).
+    public static func isUnreachable(_ error: HTTPError) -> Bool {
+        switch error {
+        case .cannotConnect, .timedOut, .connectionLost, .transport: return true
+        case .invalidURL, .bodyTooLarge, .tooManyRedirects, .redirectRefused, .cancelled, .invalidRequest: return false
+        }
+    }
+
+    /// The service that could not be reached, when `error` means exactly that.
+    static func unreachableService(_ error: Error) -> String? {
+        switch error {
+        case let error as HTTPError: return isUnreachable(error) ? "the internet" : nil
+        case let error as ProviderError: return isUnreachable(error) ? "the identification service" : nil
+        case IdentificationError.provider(let error): return isUnreachable(error) ? "the identification service" : nil
+        case MusicBrainzError.network(let error): return isUnreachable(error) ? "MusicBrainz" : nil
+        case CoverArtError.network(let error): return isUnreachable(error) ? "the Cover Art Archive" : nil
+        default: return nil
+        }
+    }
+
+    /// True when the photo is not to blame: it waits in the queue and is scanned again later
+    /// (when the network is back, after a new key, after a service's pause).
+    public var waitsForRetry: Bool {
+        switch self {
+        case .offline, .providerKey, .mustWait: return true
+        case .notIdentified, .badImage, .other, .cancelled: return false
+        }
+    }
+}

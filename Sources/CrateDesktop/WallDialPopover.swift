@@ -1,0 +1,65 @@
+import CGtk
+import CrateCore
+
+/// The Crate Dial: a radio list of the five positions, each with its title and sentence, in a
+/// popover under a header button.
+@MainActor
+final class WallDialPopover {
+    /// The menu button that opens the list.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private var checks: [(CrateDialPosition, UnsafeMutablePointer<GtkWidget>)] = []
+    private var updating = false
+    var onChoose: ((CrateDialPosition) -> Void)?
+
+    init() {
+        widget = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(crate_menu_button(widget), "preferences-other-symbolic")
+        gtk_widget_set_tooltip_text(widget, "Crate Dial")
+        Gtk.setAccessibleLabel(widget, "Crate Dial")
+    }
+
+    /// (Re)builds the list from the dial's table; `current` is checked.
+    func show(entries: [CrateDialTable.Entry], current: CrateDialPosition) {
+        if checks.map(\.0) != entries.map(\.position) {
+            let list = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 10)
+            gtk_widget_set_margin_start(list, 6)
+            gtk_widget_set_margin_end(list, 6)
+            gtk_widget_set_margin_top(list, 6)
+            gtk_widget_set_margin_bottom(list, 6)
+            Gtk.append(list, Gtk.label("Crate Dial", classes: ["heading"]))
+            checks = []
+            var group: UnsafeMutablePointer<GtkWidget>?
+            for entry in entries {
+                let check = gtk_check_button_new()!
+                let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+                Gtk.append(text, Gtk.label(entry.title, classes: ["heading"]))
+                let sentence = Gtk.label(entry.sentence, classes: ["dim-label", "caption"])
+                gtk_label_set_wrap(crate_label(sentence), 1)
+                gtk_label_set_max_width_chars(crate_label(sentence), 36)
+                Gtk.append(text, sentence)
+                gtk_check_button_set_child(checkButton(check), text)
+                if let group { gtk_check_button_set_group(checkButton(check), checkButton(group)) } else { group = check }
+                let position = entry.position
+                GObjectScope.of(widget).connect(check, "toggled") { [weak self] in
+                    guard let self, !self.updating, gtk_check_button_get_active(checkButton(check)) != 0 else { return }
+                    self.onChoose?(position)
+                }
+                Gtk.append(list, check)
+                checks.append((position, check))
+            }
+            let popover = gtk_popover_new()!
+            gtk_popover_set_child(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self), list)
+            gtk_menu_button_set_popover(crate_menu_button(widget), popover)
+        }
+        updating = true
+        for (position, check) in checks where position == current {
+            gtk_check_button_set_active(checkButton(check), 1)
+        }
+        updating = false
+    }
+}
+
+/// GtkCheckButton's instance type is public; the shim has no cast for it (kept out of the shared shim).
+private func checkButton(_ widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkCheckButton> {
+    UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkCheckButton.self)
+}

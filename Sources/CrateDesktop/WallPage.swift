@@ -1,0 +1,144 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// The Crate Wall page: the dial, a refresh button, which sources were unavailable, and the
+/// tiles in a flow box that asks for more when scrolled to its end.
+@MainActor
+final class WallPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let flow: UnsafeMutablePointer<GtkWidget>
+    private let scroller: UnsafeMutablePointer<GtkWidget>
+    private let dial = WallDialPopover()
+    private let refreshButton: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let dialLabel: UnsafeMutablePointer<GtkWidget>
+    private let statusLabel: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: "Your Crate Wall is on its way",
+                                       detail: "Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card.")
+    private var tiles: [WallTileView] = []
+    private var shownIDs: [MBID] = []
+    private var tokens: [ObservationToken] = []
+    private weak var store: WallStore?
+
+    init() {
+        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["wall-page"])
+        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(bar, 12) }
+        gtk_widget_set_margin_top(bar, 8)
+        gtk_widget_set_margin_bottom(bar, 4)
+        dialLabel = Gtk.label("", classes: ["heading"])
+        gtk_label_set_ellipsize(crate_label(dialLabel), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(dialLabel, 1)
+        spinner = gtk_spinner_new()!
+        refreshButton = Gtk.iconButton("view-refresh-symbolic", label: "Build a new wall")
+        gtk_widget_set_tooltip_text(refreshButton, "New wall")
+        Gtk.append(bar, dialLabel)
+        Gtk.append(bar, spinner)
+        Gtk.append(bar, refreshButton)
+        Gtk.append(bar, dial.widget)
+        statusLabel = Gtk.label("", classes: ["dim-label", "caption"])
+        gtk_label_set_wrap(crate_label(statusLabel), 1)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(statusLabel, 12) }
+        gtk_widget_set_visible(statusLabel, 0)
+
+        flow = gtk_flow_box_new()!
+        gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
+        gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
+        gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
+        gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
+        gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
+        gtk_widget_set_valign(flow, GTK_ALIGN_START)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_bottom] { margin(flow, 12) }
+        scroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(crate_scrolled_window(scroller), flow)
+        gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        stack = gtk_stack_new()!
+        gtk_stack_add_named(crate_stack(stack), scroller, "tiles")
+        gtk_stack_add_named(crate_stack(stack), empty.widget, "empty")
+        gtk_widget_set_vexpand(stack, 1)
+        Gtk.append(widget, bar)
+        Gtk.append(widget, statusLabel)
+        Gtk.append(widget, stack)
+    }
+
+    /// Binds the page to the wall's store.
+    func attach(_ store: WallStore) {
+        self.store = store
+        let scope = GObjectScope.of(widget)
+        scope.connect(refreshButton, "clicked") { [weak store] in
+            guard let store else { return }
+            Task { await store.refresh() }
+        }
+        scope.connect(scroller, "edge-reached") { [weak store] (position: UnsafeMutableRawPointer?) in
+            // GTK_POS_BOTTOM: infinite scroll.
+            guard let store, UInt32(UInt(bitPattern: position)) == GTK_POS_BOTTOM.rawValue else { return }
+            Task { await store.more() }
+        }
+        dial.onChoose = { [weak store] position in
+            guard let store else { return }
+            Task { await store.setDial(position) }
+        }
+        store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+    }
+
+    private func render(_ state: WallState) {
+        let entry = state.dialEntries.first { $0.position == state.dial }
+        Gtk.setText(dialLabel, entry.map { "\($0.title) — \($0.sentence)" } ?? "Crate Wall")
+        dial.show(entries: state.dialEntries, current: state.dial)
+        let busy = state.phase == .refreshing || state.phase == .loading || state.isLoadingMore
+        if busy { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        gtk_widget_set_sensitive(refreshButton, state.phase == .refreshing ? 0 : 1)
+
+        var notes: [String] = []
+        if let message = state.message { notes.append(message) }
+        if !state.unavailable.isEmpty {
+            notes.append("Without " + state.unavailable.map { "\($0.signal.title) (\($0.reason))" }.joined(separator: "; "))
+        }
+        Gtk.setText(statusLabel, notes.joined(separator: " "))
+        gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
+
+        let ids = state.tiles.map(\.item.releaseGroupID)
+        if ids != shownIDs || tiles.count != state.tiles.count {
+            rebuild(state.tiles)
+            shownIDs = ids
+        }
+        for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
+        if state.tiles.isEmpty, state.phase == .loaded, state.message != nil {
+            empty.update(title: "No wall yet", detail: state.message ?? "")
+        }
+        gtk_stack_set_visible_child_name(crate_stack(stack), state.tiles.isEmpty ? "empty" : "tiles")
+    }
+
+    /// Replaces the tiles (their art comes from the texture cache, so this is cheap).
+    private func rebuild(_ wanted: [WallTile]) {
+        while let child = gtk_widget_get_first_child(flow) {
+            gtk_flow_box_remove(OpaquePointer(flow), child)
+        }
+        tiles = wanted.map { tile in
+            let view = makeTile(tile)
+            gtk_flow_box_insert(OpaquePointer(flow), view.widget, -1)
+            return view
+        }
+    }
+
+    private func makeTile(_ tile: WallTile) -> WallTileView {
+        let view = WallTileView(tile: tile)
+        let album = WallStore.album(of: tile)
+        view.onRate = { [weak store] rating in
+            guard let store else { return }
+            Task {
+                switch rating {
+                case .favourite: await store.favourite(album)
+                case .dislike: await store.dislike(album)
+                case nil: await store.unrate(album)
+                }
+            }
+        }
+        return view
+    }
+}

@@ -1,0 +1,87 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// One album on the Crate Wall: its cover (or a gray square), title, artist, which signal put it
+/// there, and a heart and a ✕.
+@MainActor
+final class WallTileView {
+    static let artworkSize: Int32 = 150
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let releaseGroupID: MBID
+    private let heart: UnsafeMutablePointer<GtkWidget>
+    private let cross: UnsafeMutablePointer<GtkWidget>
+    private let picture: UnsafeMutablePointer<GtkWidget>
+    private var rating: AlbumRating?
+    var onRate: ((AlbumRating?) -> Void)?
+
+    init(tile: WallTile) {
+        releaseGroupID = tile.item.releaseGroupID
+        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["album-cell", "wall-tile"])
+        picture = gtk_picture_new()!
+        gtk_picture_set_can_shrink(crate_picture(picture), 1)
+        gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_COVER)
+        gtk_widget_set_size_request(picture, Self.artworkSize, Self.artworkSize)
+        gtk_widget_add_css_class(picture, "album-artwork")
+        gtk_widget_add_css_class(picture, "artwork-missing")
+        let artwork = gtk_overlay_new()!
+        gtk_overlay_set_child(crate_overlay(artwork), picture)
+
+        heart = Gtk.iconButton("emblem-favorite-symbolic", label: "Favourite \(tile.item.title)")
+        cross = Gtk.iconButton("window-close-symbolic", label: "Never show \(tile.item.title) again")
+        let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 4)
+        for button in [heart, cross] {
+            gtk_widget_add_css_class(button, "circular")
+            gtk_widget_add_css_class(button, "osd")
+            Gtk.append(buttons, button)
+        }
+        gtk_widget_set_tooltip_text(heart, "Favourite")
+        gtk_widget_set_tooltip_text(cross, "Not for me")
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        gtk_widget_set_valign(buttons, GTK_ALIGN_END)
+        gtk_widget_set_margin_end(buttons, 6)
+        gtk_widget_set_margin_bottom(buttons, 6)
+        gtk_overlay_add_overlay(crate_overlay(artwork), buttons)
+
+        // Network text goes in as plain text, never markup.
+        let title = Gtk.label(tile.item.title, classes: ["album-title"])
+        let artist = Gtk.label(tile.item.artist, classes: ["dim-label", "caption"])
+        let signal = Gtk.label(tile.item.signal.title, classes: ["dim-label", "caption"])
+        for label in [title, artist, signal] {
+            gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END)
+            gtk_label_set_max_width_chars(crate_label(label), 18)
+            gtk_label_set_width_chars(crate_label(label), 18)
+        }
+        Gtk.append(widget, artwork)
+        Gtk.append(widget, title)
+        Gtk.append(widget, artist)
+        Gtk.append(widget, signal)
+        Gtk.setAccessibleLabel(widget, "\(tile.item.title) by \(tile.item.artist)")
+
+        let scope = GObjectScope.of(widget)
+        scope.connect(heart, "clicked") { [weak self] in
+            guard let self else { return }
+            self.onRate?(self.rating == .favourite ? nil : .favourite)
+        }
+        scope.connect(cross, "clicked") { [weak self] in
+            guard let self else { return }
+            self.onRate?(self.rating == .dislike ? nil : .dislike)
+        }
+        if let path = ArtworkCache.url(forStoredPath: tile.artworkPath, in: TextureCache.artworkDirectory)?.path, tile.artworkStatus == .available {
+            TextureCache.thumbnails.texture(for: path) { [weak self] texture in
+                guard let self, let texture else { return }
+                gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
+                gtk_widget_remove_css_class(self.picture, "artwork-missing")
+            }
+        }
+    }
+
+    /// Shows the album's heart or ✕ as pressed.
+    func show(rating: AlbumRating?) {
+        self.rating = rating
+        for (button, on) in [(heart, rating == .favourite), (cross, rating == .dislike)] {
+            if on { gtk_widget_add_css_class(button, "suggested-action") } else { gtk_widget_remove_css_class(button, "suggested-action") }
+        }
+    }
+}

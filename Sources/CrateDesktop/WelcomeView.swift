@@ -1,0 +1,131 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// The first-run welcome (no settings yet, no key anywhere): an `AdwStatusPage` that picks a
+/// provider, links to where its key comes from, tests the connection and stores the key, or
+/// lets the user go on offline. A binding to its own `PreferencesStore`.
+@MainActor
+final class WelcomeView {
+    /// The providers offered here: "none" is the Skip button.
+    private static let choices: [(kind: ProviderKind, name: String)] = PreferencesStore.providers.filter { $0.kind != .none }
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let store: PreferencesStore
+    private let providerRow: UnsafeMutablePointer<GtkWidget>
+    private let keyRow: UnsafeMutablePointer<GtkWidget>
+    private let linkRow: UnsafeMutablePointer<GtkWidget>
+    private let keyLink: UnsafeMutablePointer<GtkWidget>
+    private let result: UnsafeMutablePointer<GtkWidget>
+    private let testButton: UnsafeMutablePointer<GtkWidget>
+    private var tokens: [ObservationToken] = []
+    private var rendering = false
+    /// Called once the user saved a provider or skipped.
+    var onDone: (() -> Void)?
+    /// The key row and the buttons (test events point at them).
+    var keyField: UnsafeMutablePointer<GtkWidget> { keyRow }
+    private(set) var saveButton: UnsafeMutablePointer<GtkWidget>!
+    var testConnectionButton: UnsafeMutablePointer<GtkWidget> { testButton }
+    var onConnection: ((ConnectionTest) -> Void)?
+
+    init(store: PreferencesStore) {
+        self.store = store
+        widget = adw_status_page_new()!
+        gtk_widget_add_css_class(widget, "welcome")
+        adw_status_page_set_icon_name(crate_status_page(widget), "media-optical-symbolic")
+        adw_status_page_set_title(crate_status_page(widget), "Welcome to Crate")
+        adw_status_page_set_description(crate_status_page(widget),
+            "Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences.")
+
+        let group = adw_preferences_group_new()!
+        providerRow = adw_combo_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(providerRow), "Service")
+        let names = Gtk.withCStringArray(Self.choices.map(\.name)) { gtk_string_list_new($0)! }
+        adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
+        g_object_unref(UnsafeMutableRawPointer(names))
+        keyRow = adw_password_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
+        linkRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), "No key yet?")
+        keyLink = gtk_link_button_new_with_label("https://example.invalid", "Get a key")!
+        gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(linkRow), keyLink)
+        for row in [providerRow, keyRow, linkRow] { adw_preferences_group_add(crate_preferences_group(group), row) }
+
+        result = Gtk.label("", classes: ["caption"], xalign: 0.5)
+        Gtk.wrap(result)
+        gtk_label_set_justify(crate_label(result), GTK_JUSTIFY_CENTER)
+        testButton = gtk_button_new_with_mnemonic("_Test Connection")!
+        let save = gtk_button_new_with_mnemonic("_Save and Start")!
+        gtk_widget_add_css_class(save, "suggested-action")
+        saveButton = save
+        gtk_widget_add_css_class(save, "pill")
+        gtk_widget_add_css_class(testButton, "pill")
+        let skip = gtk_button_new_with_mnemonic("Skip — _Offline Matching Only")!
+        gtk_widget_add_css_class(skip, "flat")
+        let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
+        Gtk.append(buttons, testButton)
+        Gtk.append(buttons, save)
+        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 18)
+        for child in [group, result, buttons, skip] { Gtk.append(content, child) }
+        gtk_widget_set_halign(skip, GTK_ALIGN_CENTER)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(crate_clamp(clamp), 440)
+        adw_clamp_set_child(crate_clamp(clamp), content)
+        adw_status_page_set_child(crate_status_page(widget), clamp)
+
+        // Anthropic is offered first (the best covers reader); nothing is saved until Save.
+        store.selectProvider(Self.choices[0].kind)
+        store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        let scope = GObjectScope.of(widget)
+        scope.connect(providerRow, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, !self.rendering else { return }
+            let index = Int(adw_combo_row_get_selected(crate_combo_row(self.providerRow)))
+            guard Self.choices.indices.contains(index) else { return }
+            self.store.selectProvider(Self.choices[index].kind)
+        }
+        scope.connect(keyRow, "changed") { [weak self] in
+            guard let self, !self.rendering else { return }
+            self.store.setKey(gtk_editable_get_text(crate_editable(self.keyRow)).map { String(cString: $0) } ?? "")
+        }
+        scope.connect(testButton, "clicked") { [weak self] in self?.store.testConnection() }
+        scope.connect(save, "clicked") { [weak self] in
+            guard let self, self.store.save() else { return }
+            self.onDone?()
+        }
+        scope.connect(skip, "clicked") { [weak self] in
+            guard let self else { return }
+            self.store.selectProvider(.none)
+            if self.store.save() { self.onDone?() }
+        }
+    }
+
+    private func render(_ state: PreferencesState) {
+        rendering = true
+        defer { rendering = false }
+        if let index = Self.choices.firstIndex(where: { $0.kind == state.provider }),
+           Int(adw_combo_row_get_selected(crate_combo_row(providerRow))) != index {
+            adw_combo_row_set_selected(crate_combo_row(providerRow), UInt32(index))
+            gtk_editable_set_text(crate_editable(keyRow), "")
+        }
+        gtk_widget_set_visible(keyRow, state.provider.needsKey ? 1 : 0)
+        if let link = state.keyLink {
+            gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
+            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+        }
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? "No key yet?" : "Not installed yet?")
+        switch state.connection {
+        case .untested: Gtk.setText(result, state.errorMessage ?? "")
+        case .testing: Gtk.setText(result, "Testing…")
+        case .succeeded(let text), .failed(let text): Gtk.setText(result, text)
+        }
+        gtk_widget_remove_css_class(result, "error")
+        gtk_widget_remove_css_class(result, "success")
+        if case .failed = state.connection { gtk_widget_add_css_class(result, "error") }
+        if state.errorMessage != nil { gtk_widget_add_css_class(result, "error") }
+        if case .succeeded = state.connection { gtk_widget_add_css_class(result, "success") }
+        gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
+        onConnection?(state.connection)
+    }
+}

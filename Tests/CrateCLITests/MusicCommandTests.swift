@@ -1,0 +1,74 @@
+import CrateCore
+import CrateTestSupport
+import Foundation
+import Testing
+
+/// `crate music scan/status` and `crate play` with files, through the built binary.
+@Suite("crate music")
+struct MusicCommandTests {
+    /// A music folder with one tagged 3-track album, and a library holding it plus one album without files.
+    static func setUp(_ cli: CLIRunner) throws -> (music: String, withFiles: Int64, withoutFiles: Int64) {
+        let music = cli.root.appendingPathComponent("music").path
+        for n in 1...3 {
+            try AudioFixtures.flac(at: "\(music)/Band/Record/0\(n).flac", seconds: 0.2,
+                                   tags: AudioFixtures.tags(artist: "Band", album: "Record", title: "Track \(n)", track: n))
+        }
+        let paths = CratePaths(environment: cli.environment)
+        let database = try AppDatabase.open(paths: paths)
+        let withFiles = try database.saveScan(of: Album(title: "Record (Deluxe Edition)", artist: "The Band"), method: .manual).album.id ?? 0
+        let withoutFiles = try database.saveScan(of: Album(title: "Elsewhere", artist: "Nobody"), method: .manual).album.id ?? 0
+        return (music, withFiles, withoutFiles)
+    }
+
+    @Test func scanStatusAndPlayForReal() async throws {
+        let cli = try CLIRunner()
+        let (music, withFiles, withoutFiles) = try Self.setUp(cli)
+        let scan = try await cli.run(["music", "scan", music, "--json"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any]
+        #expect(report?["files"] as? Int == 3)
+        #expect(report?["albums"] as? Int == 1)
+        #expect(report?["matched"] as? Int == 1)
+        #expect(report?["unmatched"] as? Int == 1)
+
+        let status = try await cli.run(["music", "status", "--json"], extraEnvironment: ["CRATE_MUSIC_DIRS": music])
+        #expect(status.status == 0)
+        let state = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect(state?["folders"] as? [String] == [music])
+        let albums = state?["crateAlbums"] as? [[String: Any]] ?? []
+        #expect(albums.first { ($0["id"] as? Int).map(Int64.init) == withFiles }?["match"] as? String == "matched")
+        #expect(albums.first { ($0["id"] as? Int).map(Int64.init) == withoutFiles }?["match"] as? String == "none")
+
+        let play = try await cli.run(["play", "\(withFiles)"], extraEnvironment: ["CRATE_AUDIO_SINK": "fakesink sync=true"])
+        #expect(play.status == 0, "\(play.stderr)")
+        let playing = play.stdout.split(separator: "\n").filter { $0.contains("\"state\":\"playing\"") }
+        #expect(playing.count == 3)
+        #expect(playing.allSatisfy { $0.contains("\"uri\":\"file://\(music)/Band/Record/") })
+        #expect(play.stdout.contains("end_of_queue"))
+
+        let absent = try await cli.run(["play", "\(withoutFiles)"], extraEnvironment: ["CRATE_AUDIO_SINK": "fakesink sync=true"])
+        #expect(absent.status == 1)
+        #expect(absent.stderr.contains("Not in your music folder"))
+        #expect(!absent.stdout.contains("\"state\":\"playing\""))
+
+        // The simulated stand-in is still there.
+        let simulated = try await cli.run(["play", "\(withoutFiles)", "--simulate-seconds", "5"])
+        #expect(simulated.stderr.contains("No track list"))
+    }
+
+    @Test func scanOfAMissingFolderIsAClearError() async throws {
+        let cli = try CLIRunner()
+        let result = try await cli.run(["music", "scan", cli.root.appendingPathComponent("nope").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not exist or is not a folder"))
+    }
+
+    @Test func aBadSinkIsAClearError() async throws {
+        let cli = try CLIRunner()
+        let (music, withFiles, _) = try Self.setUp(cli)
+        _ = try await cli.run(["music", "scan", music])
+        let play = try await cli.run(["play", "\(withFiles)"], extraEnvironment: ["CRATE_AUDIO_SINK": "nosuchsink"])
+        #expect(play.status == 1)
+        #expect(play.stderr.contains("CRATE_AUDIO_SINK=nosuchsink is not a GStreamer audio sink"))
+    }
+}

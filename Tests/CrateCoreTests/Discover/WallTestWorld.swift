@@ -1,0 +1,70 @@
+import CrateCore
+import CrateTestSupport
+import Foundation
+
+/// A wall builder over the live sources, pointed at a fixture server.
+struct WallTestWorld {
+    let server: FixtureServer
+    let database: AppDatabase
+    let clock = TestClock()
+
+    init(latency: TimeInterval = 0, database: AppDatabase? = nil) throws {
+        server = try FixtureServer()
+        self.database = try database ?? AppDatabase.inMemory()
+        ListenBrainzWorld.install(on: server, latency: latency)
+    }
+
+    func listenBrainz(user: String? = "rob", token: String? = "secret-token") -> ListenBrainzClient {
+        let limiter = RateLimiter(clock: clock)
+        let http = ResilientHTTPClient(base: CurlHTTPClient(), policy: .listenBrainz, limiter: limiter, clock: clock, jitter: { 0 })
+        return ListenBrainzClient(http: http, baseURL: server.baseURL, user: user, token: token, limiter: limiter)
+    }
+
+    func musicBrainz(limiter: RateLimiter? = nil) -> MusicBrainzClient {
+        let limiter = limiter ?? RateLimiter(clock: clock)
+        let http = ResilientHTTPClient(base: CurlHTTPClient(), policy: .musicBrainz, limiter: limiter, clock: clock, jitter: { 0 })
+        return MusicBrainzClient(http: http, baseURL: server.url("/ws/2"), contact: "mailto:test@example.org")
+    }
+
+    func sources(user: String? = "rob", musicBrainz: MusicBrainzClient? = nil) -> [any WallSource] {
+        let lb = listenBrainz(user: user)
+        let art = server.url("/caa")
+        return [
+            ListeningHistorySource(listenBrainz: lb, database: database, coverArt: art),
+            RecommendationsSource(listenBrainz: lb, database: database, coverArt: art),
+            PopularChartsSource(listenBrainz: lb, coverArt: art),
+            NewReleasesSource(listenBrainz: lb, coverArt: art),
+            WildCardSource(musicBrainz: musicBrainz ?? self.musicBrainz(), genres: ["post-rock", "r&b"], coverArt: art, random: { _ in 0 }),
+        ]
+    }
+
+    func builder(user: String? = "rob", timeout: TimeInterval = 5) throws -> WallBuilder {
+        WallBuilder(sources: sources(user: user), table: try CrateDialTable.standard(), timeout: timeout)
+    }
+
+    /// Routes a signal's endpoints use on the fixture server.
+    static func routes(of signal: WallSignal) -> [String] {
+        switch signal {
+        case .listeningHistory: return ["/1/stats/user/*", "/1/user/*"]
+        case .recommendations: return ["/1/cf/recommendation/user/*"]
+        case .popularCharts: return ["/1/stats/sitewide/release-groups"]
+        case .newReleases: return ["/1/explore/fresh-releases/"]
+        case .wildCard: return ["/ws/2/release-group"]
+        }
+    }
+
+    /// The namespaces of the albums a signal's fixtures name.
+    static func namespaces(of signal: WallSignal) -> Set<Int> {
+        switch signal {
+        case .listeningHistory: return [WallNamespace.history, WallNamespace.recent]
+        case .recommendations: return [WallNamespace.recommendations]
+        case .popularCharts: return [WallNamespace.charts]
+        case .newReleases: return [WallNamespace.fresh]
+        case .wildCard: return [WallNamespace.wildCard]
+        }
+    }
+
+    static func namespace(of item: WallItem) -> Int {
+        Int(item.releaseGroupID.rawValue.prefix(8), radix: 16) ?? -1
+    }
+}
