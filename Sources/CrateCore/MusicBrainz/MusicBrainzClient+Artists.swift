@@ -21,7 +21,7 @@ extension MusicBrainzClient {
 
     /// One page of `GET /release-group?artist=<id>&type=album|ep&inc=artist-credits`, as sent
     /// (MusicBrainz does not order it by date). `offset` counts release groups.
-    public func releaseGroups(artist: MBID, offset: Int, limit: Int = MusicBrainzClient.browsePageSize) async throws -> ReleaseGroupPage {
+    public func releaseGroups(artist: MBID, offset: Int, limit: Int = MusicBrainzClient.browsePageSize) async throws -> ArtistReleaseGroupPage {
         let limit = min(max(limit, 1), Self.browsePageSize)
         let url = try makeURL(path: "release-group",
                               query: "artist=\(artist.rawValue)&type=album%7Cep&inc=artist-credits&limit=\(limit)&offset=\(max(0, offset))&fmt=json")
@@ -34,7 +34,7 @@ extension MusicBrainzClient {
         do {
             let response = try JSONDecoder().decode(MBReleaseGroupBrowse.self, from: body)
             let name = response.releaseGroups.lazy.compactMap { $0.creditedName(of: artist) }.first
-            return ReleaseGroupPage(
+            return ArtistReleaseGroupPage(
                 entries: response.releaseGroups.compactMap(\.entry),
                 received: response.releaseGroups.count,
                 total: response.count,
@@ -48,7 +48,7 @@ extension MusicBrainzClient {
 }
 
 /// One browse page of an artist's release groups.
-public struct ReleaseGroupPage: Equatable, Sendable {
+public struct ArtistReleaseGroupPage: Equatable, Sendable {
     /// The readable release groups (one without a valid id is skipped).
     public let entries: [ReleaseGroupEntry]
     /// How many objects the page held, readable or not: what the next offset moves by.
