@@ -42,8 +42,9 @@ public struct WallBuilder: Sendable {
         guard count > 0 else { return BuiltWall(dial: dial, items: [], planned: planned, unavailable: []) }
 
         // Every weighted signal is asked for enough to cover the whole wall (one request each
-        // either way), so a failed signal's share can be given to the others.
-        let request = WallSourceRequest(count: min(100, max(count, 10)), page: page)
+        // either way), with a quarter more for what filtering drops (live albums, duplicates,
+        // dislikes), so a failed signal's share can be given to the others.
+        let request = WallSourceRequest(count: min(100, max(count + count / 4, 10)), page: page)
         let outcomes = await fetchAll(weights.map(\.0), request: request)
 
         var unavailable: [WallUnavailable] = []

@@ -105,7 +105,7 @@ public struct RecommendationsSource: WallSource {
     public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
         guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured("a ListenBrainz user name") }
         let wanted = request.count * (request.page + 1)
-        let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 3))
+        let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 2))
         guard !recordings.isEmpty else { return [] }
         let database = self.database
         var known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]

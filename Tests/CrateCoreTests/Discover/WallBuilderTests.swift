@@ -127,7 +127,7 @@ struct WallBuilderTests {
             for route in WallTestWorld.routes(of: failing) { world.server.route(route, responses: [fault]) }
             let started = Date()
 
-            let wall = try await world.builder(timeout: 3).build(dial: .mixed, count: 60)
+            let wall = try await world.builder(timeout: 5).build(dial: .mixed, count: 60)
 
             #expect(wall.items.count == 60, "\(failing) \(name): \(wall.counts)")
             #expect(!wall.items.contains { $0.signal == failing }, "\(failing) \(name)")
@@ -140,7 +140,7 @@ struct WallBuilderTests {
                 #expect(wall.unavailable.map(\.signal) == [failing], "\(failing) \(name): \(wall.unavailable)")
             }
             #expect(Set(wall.items.map(\.releaseGroupID)).count == 60)
-            #expect(Date().timeIntervalSince(started) < 8, "\(failing) \(name) held the wall back")
+            #expect(Date().timeIntervalSince(started) < 10, "\(failing) \(name) held the wall back")
             for reason in wall.unavailable.map(\.reason) {
                 #expect(!reason.contains("HTTP/1.1") && !reason.contains("{"), "raw text reached the user: \(reason)")
             }
@@ -184,7 +184,7 @@ struct WallBuilderTests {
         let builder = try world.builder()
         _ = await builder.build(dial: .curated, count: 60)
         let first = world.server.requests(path: "/1/metadata/recording/").count
-        #expect(first >= 1 && first <= 4)  // 60 × 3 recordings asked, 50 a request
+        #expect(first >= 1 && first <= 3)  // 75 × 2 recordings asked, 50 a request
         _ = await builder.build(dial: .curated, count: 60)
         #expect(world.server.requests(path: "/1/metadata/recording/").count == first)  // all known now
     }
