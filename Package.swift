@@ -34,6 +34,16 @@ let package = Package(
         ),
         // Hamming distances with POPCNT (runtime-dispatched) for tier 0 at library scale.
         .target(name: "CHamming"),
+        // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev): only a C interface
+        // crosses into Swift. The include path is Debian's; see scripts/install-deps.
+        .target(
+            name: "CCoverCheck",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_video"),
+            ]
+        ),
         // System library: libcurl, the one HTTP client (CrateCore/Networking).
         .systemLibrary(
             name: "CCurl",
@@ -58,6 +68,7 @@ let package = Package(
                 "CJpeg",
                 "CTagLib",
                 "CHamming",
+                "CCoverCheck",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

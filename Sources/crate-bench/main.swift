@@ -92,23 +92,44 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
         let h = Hash256(generator.next(), generator.next(), generator.next(), generator.next())
         covers.append(StoredCover(albumID: Int64(covers.count), hash: CoverHash(pHash: generator.next(), dHash: generator.next(), dct256: h)))
     }
-    let matcher = LocalMatcher.standard
+    // The fixture covers' artwork files, as the artwork cache holds them (500 px JPEG); the
+    // random albums have none, like albums whose artwork never arrived.
+    let coverDir = root.appendingPathComponent("covers")
+    var artworkFiles: [Int64: Data] = [:]
+    for (i, file) in try FileManager.default.contentsOfDirectory(atPath: coverDir.path).sorted().enumerated() {
+        artworkFiles[Int64(i)] = try preparer.prepareArtwork(Data(contentsOf: coverDir.appendingPathComponent(file))).large
+    }
+    let verify = ProcessInfo.processInfo.environment["CRATE_VERIFY"] != "off"
+    let matcher = verify ? LocalMatcher.shortlist : LocalMatcher.standard
     let table = CoverTable(covers)
-    for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg"] {
+    for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg", "cover-07-photo-1.jpg"] {
         let data = try Data(contentsOf: root.appendingPathComponent("photos/\(name)"))
-        var prepare: [Double] = [], match: [Double] = [], total: [Double] = []
+        var prepare: [Double] = [], match: [Double] = [], check: [Double] = [], total: [Double] = []
         var result: LocalMatch?
         for _ in 0..<runs {
             var photo: PreparedPhoto?
             let p = try milliseconds { photo = try preparer.preparePhoto(data) }
             guard let photo else { continue }
-            let m = milliseconds { result = matcher.match(photo.hashes, in: table) }
+            var shortlist: [LocalMatch] = []
+            let m = milliseconds {
+                if verify { shortlist = matcher.shortlist(photo.hashes, in: table) } else { result = matcher.match(photo.hashes, in: table) }
+            }
+            let v = milliseconds {
+                guard verify else { return }
+                result = TierZeroRule.decide(shortlist) { hit in
+                    guard let file = artworkFiles[hit.albumID], let artwork = try? JPEGCodec.decode(file).0,
+                          let hash = table.hash(of: hit.albumID) else { return nil }
+                    return CoverVerifier.standard.check(photo, against: artwork, coverHash: hash)
+                }
+            }
             prepare.append(p)
             match.append(m)
-            total.append(p + m)
+            check.append(v)
+            total.append(p + m + v)
         }
         print("tier0 \(name) vs \(covers.count) albums: prepare \(String(format: "%.1f", median(prepare))) ms, "
-              + "match \(String(format: "%.1f", median(match))) ms, total \(String(format: "%.1f", median(total))) ms "
+              + "match \(String(format: "%.1f", median(match))) ms, verify \(String(format: "%.1f", median(check))) ms, "
+              + "total \(String(format: "%.1f", median(total))) ms "
               + "(medians of \(runs)); decision \(result.map { "album \($0.albumID) at \($0.distance), runner-up \($0.runnerUpDistance)" } ?? "none")")
     }
 }
@@ -124,25 +145,88 @@ func calibrate(_ dir: String) throws {
     let fm = FileManager.default
     var covers: [StoredCover] = []
     var names: [Int64: String] = [:]
+    var artwork: [Int64: RGBImage] = [:]
     let coverFiles = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("covers").path).sorted()
     for (i, file) in coverFiles.enumerated() {
         let data = try Data(contentsOf: root.appendingPathComponent("covers/\(file)"))
-        covers.append(StoredCover(albumID: Int64(i), hash: try preparer.prepareArtwork(data).hash))
+        let prepared = try preparer.prepareArtwork(data)
+        covers.append(StoredCover(albumID: Int64(i), hash: prepared.hash))
+        artwork[Int64(i)] = try JPEGCodec.decode(prepared.large).0
         names[Int64(i)] = String(file.dropLast(4))
     }
+    // CRATE_VERIFY=off: the hash alone decides (LocalMatcher.standard), as before the verification.
+    let verify = env["CRATE_VERIFY"] != "off"
+    let table = CoverTable(covers)
     let matcher = LocalMatcher.standard
-    for folder in ["photos", "negatives"] {
-        for file in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted() {
+    // hard/MANIFEST.tsv (scripts/make-hard-fixtures): file → expected cover or "-".
+    var hardExpected: [String: String] = [:]
+    if let manifest = try? String(contentsOf: root.appendingPathComponent("hard/MANIFEST.tsv"), encoding: .utf8) {
+        for line in manifest.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if fields.count >= 3 { hardExpected[String(fields[0])] = String(fields[2]) }
+        }
+    }
+    var tally = CalibrationTally()
+    for folder in ["photos", "negatives", "hard"] {
+        guard fm.fileExists(atPath: root.appendingPathComponent(folder).path) else { continue }
+        for file in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted() where file.hasSuffix(".jpg") {
             let data = try Data(contentsOf: root.appendingPathComponent("\(folder)/\(file)"))
             let photo = try preparer.preparePhoto(data)
             let ranking = matcher.ranked(photo.hashes, among: covers)
-            let expected = folder == "photos" ? String(file.prefix(8)) : "-"
+            let expected = folder == "photos" ? String(file.prefix(8)) : folder == "hard" ? hardExpected[file] ?? "-" : "-"
             let own = ranking.first { names[$0.albumID] == expected }?.distance ?? -1
             let wrong = ranking.first { names[$0.albumID] != expected }!.distance
-            let decision = matcher.match(photo.hashes, among: covers).map { names[$0.albumID]! } ?? "nil"
+            var decision = "nil"
+            var notes = ""
+            if verify {
+                let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: table)
+                let chosen = TierZeroRule.decide(shortlist) { hit in
+                    let check = CoverVerifier.standard.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
+                    notes += String(format: "\t%@@%d:%@ ecc=%.2f vis=%.2f agr=%.2f", names[hit.albumID]!, hit.distance,
+                                    "\(check.outcome)", check.correlation, check.visible, check.agreement)
+                    return check
+                }
+                decision = chosen.map { names[$0.albumID]! } ?? "nil"
+            } else {
+                decision = matcher.match(photo.hashes, among: covers).map { names[$0.albumID]! } ?? "nil"
+            }
             let gap = ranking.count > 1 ? ranking[1].distance - ranking[0].distance : 256
-            print("\(folder)/\(file)\tfirst=\(ranking[0].distance)\tgap=\(gap)\town=\(own)\tbestWrong=\(wrong)\tmargin=\(own >= 0 ? wrong - own : 0)\tdecision=\(decision)\(decision == expected || (decision == "nil" && expected == "-") ? "" : "  <--")")
+            tally.add(folder: folder, expected: expected, decision: decision)
+            print("\(folder)/\(file)\tfirst=\(ranking[0].distance)\tgap=\(gap)\town=\(own)\tbestWrong=\(wrong)\tmargin=\(own >= 0 ? wrong - own : 0)\tdecision=\(decision)\(decision == expected || (decision == "nil" && expected == "-") ? "" : "  <--")\(notes)")
         }
+    }
+    tally.printSummary()
+}
+
+/// The calibration's totals: recall on photos of crate covers, wrong albums, false accepts on
+/// photos whose album is not in the crate.
+struct CalibrationTally {
+    var rows: [String: (known: Int, found: Int, wrong: Int, negatives: Int, falseAccepts: Int)] = [:]
+
+    mutating func add(folder: String, expected: String, decision: String) {
+        var row = rows[folder] ?? (0, 0, 0, 0, 0)
+        if expected == "-" {
+            row.negatives += 1
+            if decision != "nil" { row.falseAccepts += 1 }
+        } else {
+            row.known += 1
+            if decision == expected { row.found += 1 } else if decision != "nil" { row.wrong += 1 }
+        }
+        rows[folder] = row
+    }
+
+    func printSummary() {
+        print("\n| set | photos of crate covers | found | wrong album | not in crate | false accepts |")
+        print("|---|---|---|---|---|---|")
+        var total = (known: 0, found: 0, wrong: 0, negatives: 0, falseAccepts: 0)
+        for folder in ["photos", "negatives", "hard"] {
+            guard let r = rows[folder] else { continue }
+            print("| \(folder) | \(r.known) | \(r.found) | \(r.wrong) | \(r.negatives) | \(r.falseAccepts) |")
+            total = (total.known + r.known, total.found + r.found, total.wrong + r.wrong, total.negatives + r.negatives,
+                     total.falseAccepts + r.falseAccepts)
+        }
+        let recall = total.known == 0 ? 0 : 100 * Double(total.found) / Double(total.known)
+        print("| all | \(total.known) | \(total.found) (\(String(format: "%.1f", recall)) %) | \(total.wrong) | \(total.negatives) | \(total.falseAccepts) |")
     }
 }
 

@@ -10,10 +10,15 @@ struct ScanCommandTests {
     /// A crate that knows cover-00 (with its hash), as if it had been scanned before.
     static func seededCLI() throws -> CLIRunner {
         let cli = try CLIRunner()
-        let database = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
+        let paths = CratePaths(environment: cli.environment)
+        let database = try AppDatabase.open(paths: paths)
         let entry = try database.saveScan(of: Album(title: "Rumours", artist: "Fleetwood Mac", year: "1977", artworkStatus: .available), method: .vision)
         let artwork = try ImagePreparer().prepareArtwork(Data(contentsOf: fixtures.appendingPathComponent("covers/cover-00.jpg")))
         try database.saveCoverHash(artwork.hash, forAlbum: entry.album.id!)
+        // Tier 0 verifies a hash match against the album's artwork file, so the file must be there.
+        try FileManager.default.createDirectory(at: paths.artworkDirectory, withIntermediateDirectories: true)
+        try artwork.large.write(to: paths.artworkDirectory.appendingPathComponent("rumours.jpg"))
+        try database.setArtwork(albumID: entry.album.id!, status: .available, artworkPath: "rumours.jpg")
         return cli
     }
 

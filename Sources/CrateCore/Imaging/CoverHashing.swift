@@ -22,12 +22,42 @@ public struct PhotoHashes: Sendable {
     public let candidates: [Hash256]
     public let pHash: UInt64
     public let dHash: UInt64
+    /// Where the crop-search candidates were taken: `candidates[4 * i ..< 4 * i + 4]` (the four
+    /// rotations) come from `cropSquares[i]`. The outline candidates after them have no entry.
+    public let cropSquares: [CropSquare]
 
     /// Hashes computed elsewhere (tests, tools).
-    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64) {
+    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64, cropSquares: [CropSquare] = []) {
         self.candidates = candidates
         self.pHash = pHash
         self.dHash = dHash
+        self.cropSquares = cropSquares
+    }
+
+    /// The crop square whose hashes come nearest `target`, if any crop-search hash exists.
+    public func nearestSquare(to target: Hash256) -> CropSquare? {
+        var best: (distance: Int, square: CropSquare)?
+        for (i, square) in cropSquares.enumerated() where 4 * i + 3 < candidates.count {
+            for candidate in candidates[(4 * i)..<(4 * i + 4)] {
+                let d = candidate.distance(to: target)
+                if d < best?.distance ?? Int.max { best = (d, square) }
+            }
+        }
+        return best?.square
+    }
+}
+
+/// A square of the upright photo, in fractions of the photo's centre square (the square the
+/// vision provider gets): origin and side, 0…1 for a crop inside it.
+public struct CropSquare: Equatable, Sendable {
+    public let x: Double
+    public let y: Double
+    public let side: Double
+
+    public init(x: Double, y: Double, side: Double) {
+        self.x = x
+        self.y = y
+        self.side = side
     }
 }
 
@@ -54,7 +84,8 @@ public enum CoverHashing {
         let integral = IntegralImage(stored)
         let base = photoHashes(of: integral, orientation: orientation, search: search)
         let extra = quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: orientation)
-        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash)
+        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash,
+                           cropSquares: base.cropSquares)
     }
 
     /// Hashes (4 rotations, each inset) of every quad `QuadFinder` finds; empty if it finds none.
@@ -75,11 +106,14 @@ public enum CoverHashing {
 
     static func photoHashes(of integral: IntegralImage, orientation: ExifOrientation, search: CropSearch) -> PhotoHashes {
         var candidates: [Hash256] = []
+        var squares: [CropSquare] = []
         for scale in search.scales {
             candidates += cropCandidates(of: integral, orientation: orientation, scale: scale, offsets: search.offsets)
+            squares += cropSquares(width: integral.width, height: integral.height, orientation: orientation, scale: scale,
+                                   offsets: search.offsets)
         }
         let centre = centreHashes(of: integral, orientation: orientation)
-        return PhotoHashes(candidates: candidates, pHash: centre.pHash, dHash: centre.dHash)
+        return PhotoHashes(candidates: candidates, pHash: centre.pHash, dHash: centre.dHash, cropSquares: squares)
     }
 
     /// The 256-bit hashes (4 rotations each) of the crops of one scale: independent of the
@@ -106,6 +140,26 @@ public enum CoverHashing {
             }
         }
         return candidates
+    }
+
+    /// The squares `cropCandidates` hashes, in the same order, as fractions of the centre square.
+    static func cropSquares(width: Int, height: Int, orientation: ExifOrientation, scale: Double,
+                            offsets: [Double]) -> [CropSquare] {
+        let sw = Double(width), sh = Double(height)
+        let ow = orientation.swapsDimensions ? sh : sw
+        let oh = orientation.swapsDimensions ? sw : sh
+        let short = min(ow, oh)
+        let side = short * scale
+        var squares: [CropSquare] = []
+        for dy in offsets {
+            for dx in offsets {
+                let x = (ow - side) / 2 + dx * short
+                let y = (oh - side) / 2 + dy * short
+                guard x >= -1, y >= -1, x + side <= ow + 1, y + side <= oh + 1 else { continue }
+                squares.append(CropSquare(x: (x - (ow - short) / 2) / short, y: (y - (oh - short) / 2) / short, side: scale))
+            }
+        }
+        return squares
     }
 
     /// The 64-bit pHash and dHash of the centre square.

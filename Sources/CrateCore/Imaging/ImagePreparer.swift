@@ -9,6 +9,8 @@ public struct PreparedPhoto: Sendable {
     public let visionSide: Int
     public let hashes: PhotoHashes
     public let header: JPEGHeader
+    /// The pixels of `visionJPEG` before encoding, for tier 0's verification (kept in memory only).
+    public let visionImage: RGBImage
 }
 
 /// Artwork files made from a downloaded cover.
@@ -112,6 +114,7 @@ public struct ImagePreparer: Sendable {
         let integral = IntegralImage(width: w, height: h, sums: sums)
         let scales = cropSearch.scales, offsets = cropSearch.offsets, quality = quality
         var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
+        var visionImage: RGBImage?
         var outline: [Hash256] = []
         var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
         var crops = [[Hash256]](repeating: [], count: scales.count)
@@ -120,7 +123,9 @@ public struct ImagePreparer: Sendable {
             Parallel.perform(iterations: 2 + scales.count) { task in
                 switch task {
                 case 0:
-                    jpeg = Result { try JPEGCodec.encode(plan.finish().oriented(orientation), quality: quality) }
+                    let upright = plan.finish().oriented(orientation)
+                    visionImage = upright
+                    jpeg = Result { try JPEGCodec.encode(upright, quality: quality) }
                 case 1:
                     let quads = QuadFinder.find(in: EdgeMap(shrinker))
                     outline = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
@@ -131,8 +136,22 @@ public struct ImagePreparer: Sendable {
                 }
             }
         }
-        let hashes = PhotoHashes(candidates: crops.flatMap { $0 } + outline, pHash: centre.pHash, dHash: centre.dHash)
-        return PreparedPhoto(visionJPEG: try jpeg.get(), visionSide: outSide, hashes: hashes, header: header)
+        // The crop squares, re-expressed in the vision square (the centre one unless `crop` chose another).
+        let dw = Double(orientation.swapsDimensions ? h : w), dh = Double(orientation.swapsDimensions ? w : h)
+        let short = min(dw, dh)
+        let vx = square.x * factor, vy = square.y * factor
+        let squares = scales.flatMap {
+            CoverHashing.cropSquares(width: w, height: h, orientation: orientation, scale: $0, offsets: offsets)
+        }.map { (c: CropSquare) -> CropSquare in
+            let x: Double = (c.x * short + (dw - short) / 2 - vx) / side
+            let y: Double = (c.y * short + (dh - short) / 2 - vy) / side
+            return CropSquare(x: x, y: y, side: c.side * short / side)
+        }
+        let hashes = PhotoHashes(candidates: crops.flatMap { $0 } + outline, pHash: centre.pHash, dHash: centre.dHash,
+                                 cropSquares: squares)
+        let encoded = try jpeg.get()
+        guard let visionImage else { throw ImageError.encodingFailed("no vision image") }
+        return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage)
     }
 
     /// Decodes a photo upright at full size (tools, tests).

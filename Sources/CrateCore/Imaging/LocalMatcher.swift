@@ -37,6 +37,12 @@ public struct LocalMatcher: Sendable {
     /// nearest random cover is ~80 bits away, but so is the runner-up, so the margin rejects it.
     public static let standard = LocalMatcher(maxDistance: 78, minMargin: 12)
 
+    /// The hash gate in front of the verification (`CoverVerifier`): looser, because the
+    /// verification is what makes tier 0 precise. The nearest two albums within 96 bits are
+    /// checked, nearest first; every unknown fixture cover sits at 82 bits or more, so the
+    /// verification, not the hash, turns them away (docs/decisions, "Tier 0 verification").
+    public static let shortlist = LocalMatcher(maxDistance: 96, minMargin: 0)
+
     public init(maxDistance: Int, minMargin: Int) {
         self.maxDistance = maxDistance
         self.minMargin = minMargin
@@ -69,6 +75,29 @@ public struct LocalMatcher: Sendable {
 
     /// As `match(_:among:)`, over a table kept between scans.
     public func match(_ photo: PhotoHashes, in table: CoverTable, path: ScanPath = .automatic) -> LocalMatch? {
+        guard let top = nearestTwo(photo, in: table, path: path) else { return nil }
+        let best = top.best
+        let runnerUp = top.filled > 1 ? Int(top.second.distance) : 256
+        guard Int(best.distance) <= maxDistance, runnerUp - Int(best.distance) >= minMargin else { return nil }
+        return LocalMatch(albumID: best.id, distance: Int(best.distance), runnerUpDistance: runnerUp)
+    }
+
+    /// The nearest two albums within `maxDistance`, nearest first, each with the next one's
+    /// distance as its runner-up — what the verification then checks. `minMargin` is not applied.
+    public func shortlist(_ photo: PhotoHashes, in table: CoverTable, path: ScanPath = .automatic) -> [LocalMatch] {
+        guard let top = nearestTwo(photo, in: table, path: path) else { return [] }
+        var hits: [LocalMatch] = []
+        let second = top.filled > 1 ? Int(top.second.distance) : 256
+        if Int(top.best.distance) <= maxDistance {
+            hits.append(LocalMatch(albumID: top.best.id, distance: Int(top.best.distance), runnerUpDistance: second))
+        }
+        if top.filled > 1, second <= maxDistance {
+            hits.append(LocalMatch(albumID: top.second.id, distance: second, runnerUpDistance: 256))
+        }
+        return hits
+    }
+
+    private func nearestTwo(_ photo: PhotoHashes, in table: CoverTable, path: ScanPath) -> crate_top2? {
         guard table.count > 0, !photo.candidates.isEmpty else { return nil }
         var seen = Set<Hash256>()
         var flat: [UInt64] = []
@@ -102,11 +131,7 @@ public struct LocalMatcher: Sendable {
             if other.filled > 0 { crate_top2_insert(&top, other.best.id, other.best.distance) }
             if other.filled > 1 { crate_top2_insert(&top, other.second.id, other.second.distance) }
         }
-        guard top.filled > 0 else { return nil }
-        let best = top.best
-        let runnerUp = top.filled > 1 ? Int(top.second.distance) : 256
-        guard Int(best.distance) <= maxDistance, runnerUp - Int(best.distance) >= minMargin else { return nil }
-        return LocalMatch(albumID: best.id, distance: Int(best.distance), runnerUpDistance: runnerUp)
+        return top.filled > 0 ? top : nil
     }
 
     /// The comparison loop to use; tests force each one to check they agree.
@@ -132,6 +157,12 @@ public struct CoverTable: Sendable {
         let h = cover.hash.dct256.words
         ids.append(cover.albumID)
         words += [h.0, h.1, h.2, h.3]
+    }
+
+    /// The stored 256-bit hash of an album's cover.
+    public func hash(of albumID: Int64) -> Hash256? {
+        guard let i = ids.firstIndex(of: albumID) else { return nil }
+        return Hash256(words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3])
     }
 
     /// Replaces the album's hash (a re-fetched cover) or adds it.

@@ -27,15 +27,18 @@ public final class ScanPipeline: AlbumScanner {
     private let services: Services
     private let preparer: ImagePreparer
     private let matcher: LocalMatcher
+    private let verifier: CoverVerifier
     private let hashes: CoverHashIndex
     private let artworkCache: ArtworkCache
 
     public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
-                preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .standard) {
+                preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .shortlist,
+                verifier: CoverVerifier = .standard) {
         self.database = database
         self.services = services
         self.preparer = preparer
         self.matcher = matcher
+        self.verifier = verifier
         self.hashes = hashes ?? CoverHashIndex(database: database)
         self.artworkCache = ArtworkCache(paths: paths)
     }
@@ -56,11 +59,7 @@ public final class ScanPipeline: AlbumScanner {
         }
         try Task.checkCancellation()
 
-        let covers = try await hashes.all()
-        let matcher = self.matcher
-        let localMatch = try await BlockingWork.run { matcher.match(photo.hashes, in: covers) }
-        if let match = localMatch,
-           let album = try database.album(id: match.albumID) {
+        if let (album, match) = try await tierZero(photo) {
             let confidence = 1 - Double(match.distance) / 256
             let entry = try save(album, method: .localMatch, confidence: confidence, batchItem: batchItem)
             events(.identified(entry.album))
@@ -142,9 +141,39 @@ public final class ScanPipeline: AlbumScanner {
 
     // MARK: - Private
 
-    /// The provider's answer, recorded the moment it arrives and reused for the same photo and
-    /// provider within a day, so a kill before the save (or a re-scan before the artwork arrived)
-    /// never pays twice.
+    /// Tier 0: the nearest covers by hash, each verified against the album's stored artwork
+    /// (`CoverVerifier`), nearest first. An album without artwork on disk cannot be verified and is
+    /// never answered from tier 0.
+    private func tierZero(_ photo: PreparedPhoto) async throws -> (Album, LocalMatch)? {
+        let covers = try await hashes.all()
+        let matcher = self.matcher, verifier = self.verifier
+        let shortlist = try await BlockingWork.run { matcher.shortlist(photo.hashes, in: covers) }
+        var albums: [Int64: Album] = [:]
+        var checks: [Int64: CoverCheck] = [:]
+        for hit in shortlist {
+            try Task.checkCancellation()
+            guard let album = try database.album(id: hit.albumID), let coverHash = covers.hash(of: hit.albumID),
+                  let url = album.artworkURL(in: artworkCache.directory) else { continue }
+            let verdict: CoverCheck? = try await BlockingWork.run {
+                guard let data = FileManager.default.contents(atPath: url.path),
+                      let artwork = try? JPEGCodec.decode(data).0 else { return nil }
+                return verifier.check(photo, against: artwork, coverHash: coverHash)
+            }
+            albums[hit.albumID] = album
+            checks[hit.albumID] = verdict
+            if verdict?.accepted == true { break }
+        }
+        let chosen = TierZeroRule.decide(shortlist) { checks[$0.albumID] }
+        for hit in shortlist where hit.albumID != chosen?.albumID {
+            if let verdict = checks[hit.albumID], let album = albums[hit.albumID] {
+                Log.notice("tier 0: \(album.title) by \(album.artist) at \(hit.distance) bits did not pass verification "
+                           + "(\(verdict.outcome), agreement \(String(format: "%.2f", verdict.agreement)))")
+            }
+        }
+        guard let chosen, let album = albums[chosen.albumID] else { return nil }
+        return (album, chosen)
+    }
+
     private func identify(_ photo: PreparedPhoto, with identifier: CoverIdentifying) async throws -> VisionAnswer {
         let digest = PhotoDigest.of(photo.visionJPEG), identity = identifier.identity
         if let identity, let recorded = try database.journaledIdentification(photoDigest: digest, identity: identity) {

@@ -1,0 +1,123 @@
+import CCoverCheck
+import Foundation
+
+/// What tier 0's verification saw when it compared a photo with one cover.
+public struct CoverCheck: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        /// The photo shows this cover.
+        case accepted
+        /// Aligned, but the cover differs (text, layout, colour) or too little of it is seen.
+        case differs
+        /// The photo could not be aligned with the cover.
+        case notAligned
+    }
+
+    public let outcome: Outcome
+    /// Correlation after alignment (−1…1).
+    public let correlation: Double
+    /// Share of the cover inside the photo (0…1).
+    public let visible: Double
+    /// Share of the whole cover seen to agree in texture and colour (0…1).
+    public let agreement: Double
+
+    public var accepted: Bool { outcome == .accepted }
+}
+
+/// Tier 0's second opinion (docs/decisions, "Tier 0 verification"): before a hash match is
+/// accepted, the photo is aligned with the album's stored artwork (starting from the square the
+/// hash picked; a homography refined by ECC) and compared cell by cell in texture and colour.
+/// The same artwork with another title, the same photograph on another sleeve, a series sibling
+/// in other colours and a cover mostly hidden by another all fail it.
+public struct CoverVerifier: Sendable {
+    /// See `crate_cover_check_limits` for what each one means.
+    public var minCorrelation: Double
+    public var minAgreement: Double
+    public var closeCorrelation: Double
+    public var minAgreementWhenClose: Double
+    public var minVisible: Double
+
+    public static let standard: CoverVerifier = {
+        let limits = crate_cover_check_defaults()
+        return CoverVerifier(minCorrelation: Double(limits.min_correlation), minAgreement: Double(limits.min_agreement),
+                             closeCorrelation: Double(limits.close_correlation),
+                             minAgreementWhenClose: Double(limits.min_agreement_when_close),
+                             minVisible: Double(limits.min_visible))
+    }()
+
+    public init(minCorrelation: Double, minAgreement: Double, closeCorrelation: Double, minAgreementWhenClose: Double,
+                minVisible: Double) {
+        self.minCorrelation = minCorrelation
+        self.minAgreement = minAgreement
+        self.closeCorrelation = closeCorrelation
+        self.minAgreementWhenClose = minAgreementWhenClose
+        self.minVisible = minVisible
+    }
+
+    /// Compares the photo's vision image with `artwork` (upright RGB), starting from the crop
+    /// square whose hash came nearest `coverHash`. No crop-search square: not aligned.
+    public func check(_ photo: PreparedPhoto, against artwork: RGBImage, coverHash: Hash256) -> CoverCheck {
+        guard let square = photo.hashes.nearestSquare(to: coverHash) else {
+            return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
+        }
+        return check(photo.visionImage, square: square, against: artwork)
+    }
+
+    /// As above, with the square given (fractions of `image`'s side).
+    public func check(_ image: RGBImage, square: CropSquare, against artwork: RGBImage) -> CoverCheck {
+        let photo = image.channels == 3 ? image : image.rgb()
+        let cover = artwork.channels == 3 ? artwork : artwork.rgb()
+        var limits = crate_cover_check_limits()
+        limits.min_correlation = Float(minCorrelation)
+        limits.min_agreement = Float(minAgreement)
+        limits.close_correlation = Float(closeCorrelation)
+        limits.min_agreement_when_close = Float(minAgreementWhenClose)
+        limits.min_visible = Float(minVisible)
+        var result = crate_cover_check()
+        let side = Double(min(photo.width, photo.height))
+        photo.pixels.withUnsafeBufferPointer { p in
+            cover.pixels.withUnsafeBufferPointer { c in
+                crate_cover_check_run(p.baseAddress, Int32(photo.width), Int32(photo.height),
+                                      c.baseAddress, Int32(cover.width), Int32(cover.height),
+                                      square.x * side, square.y * side, square.side * side, limits, &result)
+            }
+        }
+        let outcome: CoverCheck.Outcome = result.status != 0 ? .notAligned : result.accepted != 0 ? .accepted : .differs
+        return CoverCheck(outcome: outcome, correlation: Double(result.correlation), visible: Double(result.visible),
+                          agreement: Double(result.agreement))
+    }
+}
+
+extension RGBImage {
+    /// Grey repeated into three channels (an RGB image is returned as is).
+    func rgb() -> RGBImage {
+        guard channels == 1 else { return self }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            out[3 * i] = pixels[i]
+            out[3 * i + 1] = pixels[i]
+            out[3 * i + 2] = pixels[i]
+        }
+        return RGBImage(width: width, height: height, channels: 3, pixels: out)
+    }
+}
+
+/// Tier 0's rule, shared by the scan pipeline and `crate-bench calibrate`: the shortlist
+/// (`LocalMatcher.shortlist`) is checked nearest first, and the first album the verification
+/// accepts is the answer. The one exception keeps what the hash alone already did well: when the
+/// nearest album passes the hash's own strict gate (`LocalMatcher.standard`) and the verification
+/// could not align the photo at all (flat covers give it nothing to hold on to), the hash decides.
+/// A verification that aligned the photo and saw a different print, layout or colour always wins.
+public enum TierZeroRule {
+    public static func decide(_ shortlist: [LocalMatch], strict: LocalMatcher = .standard,
+                              check: (LocalMatch) throws -> CoverCheck?) rethrows -> LocalMatch? {
+        for (index, hit) in shortlist.enumerated() {
+            guard let verdict = try check(hit) else { continue }
+            if verdict.accepted { return hit }
+            if index == 0, verdict.outcome == .notAligned, hit.distance <= strict.maxDistance,
+               hit.runnerUpDistance - hit.distance >= strict.minMargin {
+                return hit
+            }
+        }
+        return nil
+    }
+}
