@@ -48,6 +48,21 @@ enum Actions {
         g_object_unref(UnsafeMutableRawPointer(action))
     }
 
+    /// Adds a boolean action (a check item in menus); activating it flips the state.
+    @MainActor
+    static func addToggle(to map: UnsafeMutableRawPointer, _ name: String, initial: Bool, _ handler: @escaping @MainActor (Bool) -> Void) {
+        let action = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial ? 1 : 0))!
+        GObjectScope.of(map).connect(action, "activate") { (_: UnsafeMutableRawPointer?) in
+            guard let state = g_action_get_state(crate_action(UnsafeMutableRawPointer(action))) else { return }
+            let next = g_variant_get_boolean(state) == 0
+            g_variant_unref(state)
+            g_simple_action_set_state(action, g_variant_new_boolean(next ? 1 : 0))
+            handler(next)
+        }
+        g_action_map_add_action(crate_action_map(map), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
     static func installAccelerators(on app: UnsafeMutablePointer<GtkApplication>) {
         for (action, keys) in accelerators {
             Gtk.withCStringArray(keys) { gtk_application_set_accels_for_action(app, action, $0) }

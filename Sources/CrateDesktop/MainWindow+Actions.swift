@@ -24,6 +24,10 @@ extension MainWindow {
             guard let sort = AlbumSort(rawValue: value), let library = self?.library else { return }
             Task { await library.setSort(sort) }
         }
+        Actions.addToggle(to: widget, "sort-reversed", initial: false) { [weak self] reversed in
+            guard let library = self?.library else { return }
+            Task { await library.setReversed(reversed) }
+        }
     }
 
     /// The header bar, and the bar that holds the Crate | History switcher at the bottom of the
@@ -51,7 +55,7 @@ extension MainWindow {
             ("_Quit", "app.quit"),
         ]))
         let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: "Sort albums", items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") })
+            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [("_Reverse Order", "win.sort-reversed")])
         adw_header_bar_pack_end(bar, sort)
         let search = Gtk.iconButton("system-search-symbolic", label: "Search the crate (Ctrl+F)", action: "win.search")
         adw_header_bar_pack_end(bar, search)
@@ -69,9 +73,16 @@ extension MainWindow {
         return (header, switcherBar)
     }
 
-    private static func menuButton(icon: String, label: String, items: [(String, String)]) -> UnsafeMutablePointer<GtkWidget> {
+    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = []) -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
         for (title, action) in items { g_menu_append(menu, title, action) }
+        if !footer.isEmpty {
+            // A second section: the menu draws a separator above it.
+            let section = g_menu_new()!
+            for (title, action) in footer { g_menu_append(section, title, action) }
+            g_menu_append_section(menu, nil, UnsafeMutableRawPointer(section).assumingMemoryBound(to: GMenuModel.self))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(crate_menu_button(button), icon)
         gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))

@@ -42,7 +42,7 @@ final class MainWindow {
     var shownScanFailure: ScanState.Phase?
     var shownSummaryRun = 0
     /// The query and sort the grid last showed: a new one starts at the top.
-    var shownQuery: (query: String, sort: AlbumSort)?
+    var shownQuery: (query: String, sort: AlbumSort, reversed: Bool)?
     private let emptyState = EmptyStateView(
         title: "Scan your first album to begin",
         detail: "Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline."
@@ -287,8 +287,8 @@ final class MainWindow {
             grid.show(state.albums, selected: state.selectedAlbumID)
             // A new search or sort is a new list: show it from its first album, not from where
             // the old list was scrolled to.
-            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort { grid.scrollToTop() }
-            shownQuery = (state.query, state.sort)
+            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
+            shownQuery = (state.query, state.sort, state.reversed)
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }

@@ -10,6 +10,8 @@ public struct LibraryState: Equatable, Sendable {
 
     public var albums: [AlbumSummary] = []
     public var sort: AlbumSort = .recentlyScanned
+    /// The sort's order turned around (Z to A, oldest scan first, …).
+    public var reversed = false
     /// The search text (Ctrl+F); empty shows everything.
     public var query: String = ""
     public var phase: Phase = .loading
@@ -60,10 +62,11 @@ public final class LibraryStore {
         let current = generation
         let database = self.database
         let sort = state.value.sort
+        let reversed = state.value.reversed
         let query = state.value.query
         do {
             let albums = try await Task.detached(priority: .userInitiated) {
-                try database.albums(sortedBy: sort, matching: query.isEmpty ? nil : query)
+                try database.albums(sortedBy: sort, reversed: reversed, matching: query.isEmpty ? nil : query)
             }.value
             guard current == generation else { return }
             var next = state.value
@@ -80,6 +83,12 @@ public final class LibraryStore {
     public func setSort(_ sort: AlbumSort) async {
         guard sort != state.value.sort else { return }
         state.update { $0.sort = sort }
+        await reload()
+    }
+
+    public func setReversed(_ reversed: Bool) async {
+        guard reversed != state.value.reversed else { return }
+        state.update { $0.reversed = reversed }
         await reload()
     }
 
