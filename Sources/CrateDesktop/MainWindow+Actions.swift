@@ -40,11 +40,18 @@ extension MainWindow {
         adw_header_bar_pack_start(bar, backButton)
         let scan = Gtk.iconButton("document-open-symbolic", label: "Scan a cover photo (Ctrl+O)", action: "win.scan")
         adw_header_bar_pack_start(bar, scan)
+        // When the header is wide enough for the switcher (no subtitle then), the count sits here.
+        let count = gtk_label_new(nil)!
+        gtk_widget_add_css_class(count, "dim-label")
+        gtk_widget_set_margin_start(count, 6)
+        adw_header_bar_pack_start(bar, count)
+        countLabel = count
 
         let title = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
         adw_view_switcher_title_set_title(crate_view_switcher_title(title), "Crate")
         adw_header_bar_set_title_widget(bar, title)
+        switcherTitle = title
         let switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))
 
@@ -63,9 +70,10 @@ extension MainWindow {
 
         let scope = GObjectScope.of(widget)
         scope.connect(backButton, "clicked") { [weak self] in self?.closeDetail() }
-        scope.connect(title, "notify::title-visible") { (_: UnsafeMutableRawPointer?) in
+        scope.connect(title, "notify::title-visible") { [weak self] (_: UnsafeMutableRawPointer?) in
             let narrow = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(title))
             adw_view_switcher_bar_set_reveal(crate_view_switcher_bar(switcherBar), narrow)
+            self?.updateHeader()
         }
         scope.connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.updateHeader()

@@ -31,6 +31,10 @@ final class MainWindow {
     private(set) var keys: WindowKeys!
     /// The header bar's back button: shown while a folded window shows an album.
     var backButton: UnsafeMutablePointer<GtkWidget>!
+    /// The header's title (its subtitle counts the albums: "2,000 albums", "12 of 2,000").
+    var switcherTitle: UnsafeMutablePointer<GtkWidget>?
+    /// The same count beside the Scan button while the switcher hides the subtitle.
+    var countLabel: UnsafeMutablePointer<GtkWidget>?
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
@@ -271,6 +275,10 @@ final class MainWindow {
         let albumOnly = browser.isFolded && browser.isShowingDetail && visiblePage == "crate"
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
+        if let countLabel, let switcherTitle {
+            let wide = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(switcherTitle)) == 0
+            gtk_widget_set_visible(countLabel, wide && visiblePage == "crate" ? 1 : 0)
+        }
     }
 
     // MARK: - Rendering
@@ -289,6 +297,11 @@ final class MainWindow {
             // the old list was scrolled to.
             if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
             shownQuery = (state.query, state.sort, state.reversed)
+            if let switcherTitle, let count = state.countText {
+                adw_view_switcher_title_set_subtitle(crate_view_switcher_title(switcherTitle), count)
+                if let countLabel { gtk_label_set_text(crate_label(countLabel), count) }
+                TestEvents.note("album-count \(count)")
+            }
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }

@@ -16,6 +16,26 @@ public struct LibraryState: Equatable, Sendable {
     public var query: String = ""
     public var phase: Phase = .loading
     public var selectedAlbumID: Int64?
+    /// Albums in the whole crate (the search shows `albums.count` of them).
+    public var total = 0
+
+    /// "2,000 albums", or while searching "12 of 2,000"; nil before the first load.
+    public var countText: String? {
+        guard phase == .loaded else { return nil }
+        if !query.isEmpty { return "\(Self.grouped(albums.count)) of \(Self.grouped(total))" }
+        return total == 1 ? "1 album" : "\(Self.grouped(total)) albums"
+    }
+
+    /// Thousands grouped with commas ("100,000"), the same in every locale for now.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return value < 0 ? "-" + out : out
+    }
 
     public var selectedAlbum: AlbumSummary? {
         guard let selectedAlbumID else { return nil }
@@ -65,12 +85,14 @@ public final class LibraryStore {
         let reversed = state.value.reversed
         let query = state.value.query
         do {
-            let albums = try await Task.detached(priority: .userInitiated) {
-                try database.albums(sortedBy: sort, reversed: reversed, matching: query.isEmpty ? nil : query)
+            let (albums, total) = try await Task.detached(priority: .userInitiated) {
+                let albums = try database.albums(sortedBy: sort, reversed: reversed, matching: query.isEmpty ? nil : query)
+                return (albums, query.isEmpty ? albums.count : try database.counts().albums)
             }.value
             guard current == generation else { return }
             var next = state.value
             next.albums = albums
+            next.total = total
             next.phase = .loaded
             // A refresh after a change elsewhere often finds the same crate: no redraw then.
             if next != state.value { state.set(next) }

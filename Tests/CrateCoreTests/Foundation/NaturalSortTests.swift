@@ -59,3 +59,28 @@ struct NaturalSortTests {
         #expect(store.state.value.albums.map(\.album.title) == ["Vol. 10", "Vol. 9"])
     }
 }
+
+@Suite("Album counts")
+@MainActor
+struct AlbumCountTests {
+    @Test func countsTheCrateAndTheSearchResults() async throws {
+        let db = try AppDatabase.inMemory()
+        let store = LibraryStore(database: db)
+        #expect(store.state.value.countText == nil, "nothing before the first load")
+        await store.reload()
+        #expect(store.state.value.countText == "0 albums")
+        try db.saveScan(of: Album(title: "Kind of Blue", artist: "Miles Davis"), method: .vision)
+        await store.reload()
+        #expect(store.state.value.countText == "1 album")
+        try db.saveScan(of: Album(title: "Blue Train", artist: "John Coltrane"), method: .vision)
+        try db.saveScan(of: Album(title: "Homogenic", artist: "Björk"), method: .vision)
+        await store.search("blue")
+        #expect(store.state.value.countText == "2 of 3")
+        await store.search("")
+        #expect(store.state.value.countText == "3 albums")
+        #expect(LibraryState.grouped(2000) == "2,000")
+        #expect(LibraryState.grouped(100_000) == "100,000")
+        #expect(LibraryState.grouped(999) == "999")
+        #expect(LibraryState.grouped(1_234_567) == "1,234,567")
+    }
+}
