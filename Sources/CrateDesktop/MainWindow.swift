@@ -35,6 +35,8 @@ final class MainWindow {
     var switcherTitle: UnsafeMutablePointer<GtkWidget>?
     /// The same count beside the Scan button while the switcher hides the subtitle.
     var countLabel: UnsafeMutablePointer<GtkWidget>?
+    /// Whether search and sort were last made sensitive (nil before the first header update).
+    var gridButtonsSensitive: Bool?
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
@@ -275,6 +277,16 @@ final class MainWindow {
         let albumOnly = browser.isFolded && browser.isShowingDetail && visiblePage == "crate"
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
+        // Search and sort act on the crate: off on History and the Wall, and on an empty crate
+        // (nothing to search or sort) unless a search is already under way.
+        let crate = library?.state.value
+        let hasAlbums = crate.map { $0.total > 0 || !$0.query.isEmpty } ?? false
+        let sensitive = visiblePage == "crate" && hasAlbums
+        if gridButtonsSensitive != sensitive {
+            gridButtonsSensitive = sensitive
+            for button in gridButtons { gtk_widget_set_sensitive(button, sensitive ? 1 : 0) }
+            TestEvents.note("grid-buttons \(sensitive ? "sensitive" : "insensitive")")
+        }
         if let countLabel, let switcherTitle {
             let wide = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(switcherTitle)) == 0
             gtk_widget_set_visible(countLabel, wide && visiblePage == "crate" ? 1 : 0)
@@ -302,6 +314,7 @@ final class MainWindow {
                 if let countLabel { gtk_label_set_text(crate_label(countLabel), count) }
                 TestEvents.note("album-count \(count)")
             }
+            updateHeader()
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }
