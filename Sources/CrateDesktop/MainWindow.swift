@@ -133,6 +133,10 @@ final class MainWindow {
         installActions()
         keys = WindowKeys.install(on: widget)
         keys.onEscape = { [weak self] in self?.escape() ?? false }
+        GObjectScope.of(widget).connect(searchBar, "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(self.searchBar)) != 0 ? "open" : "closed")")
+        }
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
     }
 
