@@ -11,8 +11,8 @@ enum Actions {
         ("win.undo", ["<Control>z"]),
         ("win.close", ["<Control>w"]),
         ("app.preferences", ["<Control>comma"]),
-        ("app.shortcuts", ["<Control>question"]),
-        ("app.about", ["F1"]),
+        // F1 is Help (GNOME): Crate's help is its shortcuts window. About is in the main menu.
+        ("app.shortcuts", ["<Control>question", "F1"]),
         ("app.quit", ["<Control>q"]),
     ]
 
