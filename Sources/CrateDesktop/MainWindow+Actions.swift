@@ -43,7 +43,8 @@ extension MainWindow {
         // When the header is wide enough for the switcher (no subtitle then), the count sits here.
         let count = gtk_label_new(nil)!
         gtk_widget_add_css_class(count, "dim-label")
-        gtk_widget_set_margin_start(count, 6)
+        // It must never hold the header wide: it ellipsizes rather than stopping the window at 360 px.
+        gtk_label_set_ellipsize(crate_label(count), PANGO_ELLIPSIZE_END)
         adw_header_bar_pack_start(bar, count)
         countLabel = count
 
