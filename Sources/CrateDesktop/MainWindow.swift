@@ -291,6 +291,11 @@ final class MainWindow {
             for button in gridButtons { gtk_widget_set_sensitive(button, sensitive ? 1 : 0) }
             TestEvents.note("grid-buttons \(sensitive ? "sensitive" : "insensitive")")
         }
+        if let switcherTitle {
+            // The count belongs to the crate: no subtitle on History or the Wall.
+            let count = visiblePage == "crate" ? library?.state.value.countText ?? "" : ""
+            adw_view_switcher_title_set_subtitle(crate_view_switcher_title(switcherTitle), count)
+        }
         if let countLabel, let switcherTitle {
             let wide = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(switcherTitle)) == 0
             gtk_widget_set_visible(countLabel, wide && visiblePage == "crate" ? 1 : 0)
@@ -313,8 +318,7 @@ final class MainWindow {
             // the old list was scrolled to.
             if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
             shownQuery = (state.query, state.sort, state.reversed)
-            if let switcherTitle, let count = state.countText {
-                adw_view_switcher_title_set_subtitle(crate_view_switcher_title(switcherTitle), count)
+            if let count = state.countText {
                 if let countLabel { gtk_label_set_text(crate_label(countLabel), count) }
                 TestEvents.note("album-count \(count)")
             }
