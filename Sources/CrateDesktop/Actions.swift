@@ -11,8 +11,8 @@ enum Actions {
         ("win.undo", ["<Control>z"]),
         ("win.close", ["<Control>w"]),
         ("app.preferences", ["<Control>comma"]),
-        ("app.shortcuts", ["<Control>question"]),
-        ("app.about", ["F1"]),
+        // F1 is Help (GNOME): Crate's help is its shortcuts window. About is in the main menu.
+        ("app.shortcuts", ["<Control>question", "F1"]),
         ("app.quit", ["<Control>q"]),
     ]
 
@@ -43,6 +43,21 @@ enum Actions {
             let variant = OpaquePointer(value)
             g_simple_action_set_state(action, variant)
             handler(String(cString: g_variant_get_string(variant, nil)))
+        }
+        g_action_map_add_action(crate_action_map(map), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// Adds a boolean action (a check item in menus); activating it flips the state.
+    @MainActor
+    static func addToggle(to map: UnsafeMutableRawPointer, _ name: String, initial: Bool, _ handler: @escaping @MainActor (Bool) -> Void) {
+        let action = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial ? 1 : 0))!
+        GObjectScope.of(map).connect(action, "activate") { (_: UnsafeMutableRawPointer?) in
+            guard let state = g_action_get_state(crate_action(UnsafeMutableRawPointer(action))) else { return }
+            let next = g_variant_get_boolean(state) == 0
+            g_variant_unref(state)
+            g_simple_action_set_state(action, g_variant_new_boolean(next ? 1 : 0))
+            handler(next)
         }
         g_action_map_add_action(crate_action_map(map), action)
         g_object_unref(UnsafeMutableRawPointer(action))

@@ -12,6 +12,8 @@ final class HistoryListView {
     private let selection: OpaquePointer
     private let listView: UnsafeMutablePointer<GtkWidget>
     private var entriesByID: [Int64: HistoryEntry] = [:]
+    /// The rows' keys in list order (a heading looks at the row above).
+    private var keys: [String] = []
     /// Photos without a scan, listed first; their list keys are "u<id>".
     private var unscannedByID: [Int64: UnscannedPhoto] = [:]
     private var rows: [UnsafeMutableRawPointer: HistoryRow] = [:]
@@ -49,8 +51,18 @@ final class HistoryListView {
             let key = String(cString: cString)
             if key.hasPrefix("u"), let id = Int64(key.dropFirst()), let photo = self.unscannedByID[id] {
                 row.show(photo, onRetry: { [weak self] in self?.onRetry?(photo) }, onRemove: { [weak self] in self?.onRemove?(photo) })
+                row.setDayHeading(nil)
             } else if let id = Int64(key), let entry = self.entriesByID[id] {
                 row.show(entry)
+                let position = Int(gtk_list_item_get_position(crate_list_item(item)))
+                let previous = position > 0 && position - 1 < self.keys.count ? Int64(self.keys[position - 1]).flatMap { self.entriesByID[$0] } : nil
+                if DayHeading.startsDay(entry.scan.scannedAt, after: previous?.scan.scannedAt) {
+                    let heading = DayHeading.title(for: entry.scan.scannedAt)
+                    row.setDayHeading(heading)
+                    TestEvents.note("history-day \(heading)")
+                } else {
+                    row.setDayHeading(nil)
+                }
             } else {
                 return
             }
@@ -119,6 +131,7 @@ final class HistoryListView {
         entriesByID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         unscannedByID = Dictionary(unscanned.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let ids = unscanned.map { "u\($0.id)" } + entries.map { String($0.id) }
+        keys = ids
         let current = (0..<count).compactMap { index -> String? in
             gtk_string_list_get_string(model, UInt32(index)).map { String(cString: $0) }
         }
@@ -133,10 +146,12 @@ final class HistoryListView {
         }
         // Rows kept whose content changed (artwork arrived, a reason changed) are bound again.
         for (index, key) in ids.enumerated() where index < prefix || index >= ids.count - suffix {
-            let changed: Bool
+            var changed: Bool
             if key.hasPrefix("u"), let id = Int64(key.dropFirst()) { changed = oldUnscanned[id] != unscannedByID[id] }
             else if let id = Int64(key) { changed = oldEntries[id] != entriesByID[id] }
             else { changed = false }
+            // The row above changed (a delete or an insert just above): its day heading may too.
+            if index == prefix + (ids.count - prefix - suffix) && index > 0 && current.count > 0 { changed = true }
             if changed { Gtk.withCStringArray([key]) { gtk_string_list_splice(model, UInt32(index), 1, $0) } }
         }
     }

@@ -11,6 +11,7 @@ final class HistoryRow {
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let dateLabel: UnsafeMutablePointer<GtkWidget>
+    private let dayLabel: UnsafeMutablePointer<GtkWidget>
     private let problemIcon: UnsafeMutablePointer<GtkWidget>
     private let actions: UnsafeMutablePointer<GtkWidget>
     private let retryButton: UnsafeMutablePointer<GtkWidget>
@@ -26,7 +27,15 @@ final class HistoryRow {
     }()
 
     init() {
-        widget = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["history-row"])
+        let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["history-row"])
+        // The day heading ("Today", "Yesterday", a date) above the first row of each day.
+        dayLabel = Gtk.label("", classes: ["heading", "dim-label"])
+        gtk_widget_set_margin_top(dayLabel, 12)
+        gtk_widget_set_margin_bottom(dayLabel, 6)
+        gtk_widget_set_visible(dayLabel, 0)
+        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        Gtk.append(widget, dayLabel)
+        Gtk.append(widget, row)
         thumbnail = gtk_picture_new()!
         gtk_picture_set_content_fit(crate_picture(thumbnail), GTK_CONTENT_FIT_COVER)
         gtk_picture_set_can_shrink(crate_picture(thumbnail), 1)
@@ -59,11 +68,11 @@ final class HistoryRow {
         let scope = GObjectScope.of(widget)
         scope.connect(retryButton, "clicked") { [weak self] in self?.onRetry?() }
         scope.connect(remove, "clicked") { [weak self] in self?.onRemove?() }
-        Gtk.append(widget, thumbnail)
-        Gtk.append(widget, problemIcon)
-        Gtk.append(widget, text)
-        Gtk.append(widget, dateLabel)
-        Gtk.append(widget, actions)
+        Gtk.append(row, thumbnail)
+        Gtk.append(row, problemIcon)
+        Gtk.append(row, text)
+        Gtk.append(row, dateLabel)
+        Gtk.append(row, actions)
         setProblem(false)
     }
 
@@ -95,6 +104,12 @@ final class HistoryRow {
     }
 
     /// Shows an entry. Every string is set as plain text: album titles come from the network.
+    /// Shows `heading` above the row (the first scan of a day), or no heading.
+    func setDayHeading(_ heading: String?) {
+        Gtk.setText(dayLabel, heading ?? "")
+        gtk_widget_set_visible(dayLabel, heading == nil ? 0 : 1)
+    }
+
     func show(_ entry: HistoryEntry) {
         setProblem(false)
         Gtk.setText(titleLabel, entry.album.title)

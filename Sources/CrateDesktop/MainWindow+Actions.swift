@@ -24,6 +24,10 @@ extension MainWindow {
             guard let sort = AlbumSort(rawValue: value), let library = self?.library else { return }
             Task { await library.setSort(sort) }
         }
+        Actions.addToggle(to: widget, "sort-reversed", initial: false) { [weak self] reversed in
+            guard let library = self?.library else { return }
+            Task { await library.setReversed(reversed) }
+        }
     }
 
     /// The header bar, and the bar that holds the Crate | History switcher at the bottom of the
@@ -36,11 +40,19 @@ extension MainWindow {
         adw_header_bar_pack_start(bar, backButton)
         let scan = Gtk.iconButton("document-open-symbolic", label: "Scan a cover photo (Ctrl+O)", action: "win.scan")
         adw_header_bar_pack_start(bar, scan)
+        // When the header is wide enough for the switcher (no subtitle then), the count sits here.
+        let count = gtk_label_new(nil)!
+        gtk_widget_add_css_class(count, "dim-label")
+        // It must never hold the header wide: it ellipsizes rather than stopping the window at 360 px.
+        gtk_label_set_ellipsize(crate_label(count), PANGO_ELLIPSIZE_END)
+        adw_header_bar_pack_start(bar, count)
+        countLabel = count
 
         let title = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
         adw_view_switcher_title_set_title(crate_view_switcher_title(title), "Crate")
         adw_header_bar_set_title_widget(bar, title)
+        switcherTitle = title
         let switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))
 
@@ -51,7 +63,7 @@ extension MainWindow {
             ("_Quit", "app.quit"),
         ]))
         let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: "Sort albums", items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") })
+            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [("_Reverse Order", "win.sort-reversed")])
         adw_header_bar_pack_end(bar, sort)
         let search = Gtk.iconButton("system-search-symbolic", label: "Search the crate (Ctrl+F)", action: "win.search")
         adw_header_bar_pack_end(bar, search)
@@ -59,9 +71,10 @@ extension MainWindow {
 
         let scope = GObjectScope.of(widget)
         scope.connect(backButton, "clicked") { [weak self] in self?.closeDetail() }
-        scope.connect(title, "notify::title-visible") { (_: UnsafeMutableRawPointer?) in
+        scope.connect(title, "notify::title-visible") { [weak self] (_: UnsafeMutableRawPointer?) in
             let narrow = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(title))
             adw_view_switcher_bar_set_reveal(crate_view_switcher_bar(switcherBar), narrow)
+            self?.updateHeader()
         }
         scope.connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.updateHeader()
@@ -69,9 +82,16 @@ extension MainWindow {
         return (header, switcherBar)
     }
 
-    private static func menuButton(icon: String, label: String, items: [(String, String)]) -> UnsafeMutablePointer<GtkWidget> {
+    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = []) -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
         for (title, action) in items { g_menu_append(menu, title, action) }
+        if !footer.isEmpty {
+            // A second section: the menu draws a separator above it.
+            let section = g_menu_new()!
+            for (title, action) in footer { g_menu_append(section, title, action) }
+            g_menu_append_section(menu, nil, UnsafeMutableRawPointer(section).assumingMemoryBound(to: GMenuModel.self))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(crate_menu_button(button), icon)
         gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))

@@ -31,6 +31,12 @@ final class MainWindow {
     private(set) var keys: WindowKeys!
     /// The header bar's back button: shown while a folded window shows an album.
     var backButton: UnsafeMutablePointer<GtkWidget>!
+    /// The header's title (its subtitle counts the albums: "2,000 albums", "12 of 2,000").
+    var switcherTitle: UnsafeMutablePointer<GtkWidget>?
+    /// The same count beside the Scan button while the switcher hides the subtitle.
+    var countLabel: UnsafeMutablePointer<GtkWidget>?
+    /// Whether search and sort were last made sensitive (nil before the first header update).
+    var gridButtonsSensitive: Bool?
     /// Header buttons that act on the grid: hidden while a folded window shows an album, which
     /// leaves the narrow header room for the back button.
     var gridButtons: [UnsafeMutablePointer<GtkWidget>] = []
@@ -42,7 +48,7 @@ final class MainWindow {
     var shownScanFailure: ScanState.Phase?
     var shownSummaryRun = 0
     /// The query and sort the grid last showed: a new one starts at the top.
-    var shownQuery: (query: String, sort: AlbumSort)?
+    var shownQuery: (query: String, sort: AlbumSort, reversed: Bool)?
     private let emptyState = EmptyStateView(
         title: "Scan your first album to begin",
         detail: "Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline."
@@ -127,6 +133,10 @@ final class MainWindow {
         installActions()
         keys = WindowKeys.install(on: widget)
         keys.onEscape = { [weak self] in self?.escape() ?? false }
+        GObjectScope.of(widget).connect(searchBar, "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(self.searchBar)) != 0 ? "open" : "closed")")
+        }
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
     }
 
@@ -271,6 +281,25 @@ final class MainWindow {
         let albumOnly = browser.isFolded && browser.isShowingDetail && visiblePage == "crate"
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
+        // Search and sort act on the crate: off on History and the Wall, and on an empty crate
+        // (nothing to search or sort) unless a search is already under way.
+        let crate = library?.state.value
+        let hasAlbums = crate.map { $0.total > 0 || !$0.query.isEmpty } ?? false
+        let sensitive = visiblePage == "crate" && hasAlbums
+        if gridButtonsSensitive != sensitive {
+            gridButtonsSensitive = sensitive
+            for button in gridButtons { gtk_widget_set_sensitive(button, sensitive ? 1 : 0) }
+            TestEvents.note("grid-buttons \(sensitive ? "sensitive" : "insensitive")")
+        }
+        if let switcherTitle {
+            // The count belongs to the crate: no subtitle on History or the Wall.
+            let count = visiblePage == "crate" ? library?.state.value.countText ?? "" : ""
+            adw_view_switcher_title_set_subtitle(crate_view_switcher_title(switcherTitle), count)
+        }
+        if let countLabel, let switcherTitle {
+            let wide = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(switcherTitle)) == 0
+            gtk_widget_set_visible(countLabel, wide && visiblePage == "crate" ? 1 : 0)
+        }
     }
 
     // MARK: - Rendering
@@ -287,8 +316,13 @@ final class MainWindow {
             grid.show(state.albums, selected: state.selectedAlbumID)
             // A new search or sort is a new list: show it from its first album, not from where
             // the old list was scrolled to.
-            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort { grid.scrollToTop() }
-            shownQuery = (state.query, state.sort)
+            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
+            shownQuery = (state.query, state.sort, state.reversed)
+            if let count = state.countText {
+                if let countLabel { gtk_label_set_text(crate_label(countLabel), count) }
+                TestEvents.note("album-count \(count)")
+            }
+            updateHeader()
             let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }

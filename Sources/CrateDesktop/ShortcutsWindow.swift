@@ -3,32 +3,56 @@ import CGtk
 /// The keyboard shortcuts window (Ctrl+?), generated from the one accelerator table.
 @MainActor
 enum ShortcutsWindow {
-    private static let titles: [String: String] = [
-        "win.scan": "Scan a cover photo",
-        "win.paste": "Scan an image from the clipboard",
-        "win.show-crate": "Show the crate",
-        "win.show-history": "Show scan history",
-        "win.search": "Search the crate",
-        "win.close": "Close the window",
-        "app.preferences": "Preferences",
-        "app.shortcuts": "Keyboard shortcuts",
-        "app.about": "About Crate",
-        "app.quit": "Quit",
-        "player.toggle-play": "Play / pause",
-        "player.next": "Next track",
-        "player.previous": "Previous track",
-        "player.stop": "Stop",
+    /// The window's groups, in order: each row is an action from the accelerator tables (its keys
+    /// come from there) or a key handled elsewhere (Delete in History, Escape in the window).
+    static let groups: [(title: String, rows: [(key: String, title: String)])] = [
+        ("General", [
+            ("app.shortcuts", "Help and keyboard shortcuts"),
+            ("app.preferences", "Preferences"),
+            ("win.undo", "Undo the last removal"),
+            ("Escape", "Cancel the scan, close the search, then the album"),
+            ("win.close", "Close the window"),
+            ("app.quit", "Quit"),
+        ]),
+        ("Scanning", [
+            ("win.scan", "Scan a cover photo"),
+            ("win.paste", "Scan an image from the clipboard"),
+            ("win.show-history", "Show scan history"),
+            ("Delete", "Remove the selected scan (History)"),
+        ]),
+        ("Crate", [
+            ("win.search", "Search the crate"),
+        ]),
+        ("Playback", [
+            ("player.toggle-play", "Play / pause"),
+            ("player.next", "Next track"),
+            ("player.previous", "Previous track"),
+            ("player.stop", "Stop"),
+        ]),
     ]
 
+    /// The accelerator text of one row: the action's keys, or the key itself.
+    static func accelerator(for key: String) -> String {
+        let table = Actions.accelerators + Actions.playerShortcuts
+        return table.first { $0.action == key }?.keys.joined(separator: " ") ?? key
+    }
+
     static func present(over parent: UnsafeMutablePointer<GtkWidget>?) {
-        var shortcuts = ""
-        for (action, keys) in Actions.accelerators + Actions.playerShortcuts {
-            guard let title = titles[action] else { continue }
-            let accel = keys.joined(separator: " ")
-            shortcuts += """
-                <child><object class="GtkShortcutsShortcut">
-                  <property name="title">\(escape(title))</property>
-                  <property name="accelerator">\(escape(accel))</property>
+        var xmlGroups = ""
+        for group in groups {
+            var rows = ""
+            for row in group.rows {
+                rows += """
+                    <child><object class="GtkShortcutsShortcut">
+                      <property name="title">\(escape(row.title))</property>
+                      <property name="accelerator">\(escape(accelerator(for: row.key)))</property>
+                    </object></child>
+                    """
+            }
+            xmlGroups += """
+                <child><object class="GtkShortcutsGroup">
+                  <property name="title">\(escape(group.title))</property>
+                  \(rows)
                 </object></child>
                 """
         }
@@ -38,10 +62,8 @@ enum ShortcutsWindow {
                 <property name="modal">1</property>
                 <child><object class="GtkShortcutsSection">
                   <property name="section-name">main</property>
-                  <child><object class="GtkShortcutsGroup">
-                    <property name="title">Crate</property>
-                    \(shortcuts)
-                  </object></child>
+                  <property name="max-height">12</property>
+                  \(xmlGroups)
                 </object></child>
               </object>
             </interface>
@@ -52,6 +74,7 @@ enum ShortcutsWindow {
         if let parent { gtk_window_set_transient_for(crate_window(window), crate_window(parent)) }
         gtk_window_present(crate_window(window))
         g_object_unref(UnsafeMutableRawPointer(builder))
+        TestEvents.note("shortcuts " + groups.map { "\($0.title):" + $0.rows.map { accelerator(for: $0.key) }.joined(separator: ",") }.joined(separator: " | "))
     }
 
     private static func escape(_ text: String) -> String {

@@ -22,6 +22,8 @@ public enum AlbumSort: String, CaseIterable, Sendable {
     case title
     /// Highest review rating first; albums without a review last.
     case rating
+    /// Oldest release first; albums without a year last.
+    case year
 
     public var label: String {
         switch self {
@@ -29,6 +31,7 @@ public enum AlbumSort: String, CaseIterable, Sendable {
         case .artist: return "Artist"
         case .title: return "Title"
         case .rating: return "Rating"
+        case .year: return "Year"
         }
     }
 }

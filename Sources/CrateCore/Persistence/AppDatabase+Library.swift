@@ -5,8 +5,10 @@ extension AppDatabase {
     // MARK: - Library (the crate grid)
 
     /// Every album with its last scan time, ordered for the grid. `query` filters by full-text
-    /// search over artist, title, label and genres (prefix match on every word).
-    public func albums(sortedBy sort: AlbumSort, matching query: String? = nil) throws -> [AlbumSummary] {
+    /// search over artist, title, label and genres (prefix match on every word). Titles and
+    /// artists sort naturally ("96" before "934"); `reversed` turns the chosen order around
+    /// (albums without a year or rating stay last).
+    public func albums(sortedBy sort: AlbumSort, reversed: Bool = false, matching query: String? = nil) throws -> [AlbumSummary] {
         try reader.read { db in
             var sql = """
                 SELECT album.*, MAX(scan.scannedAt) AS lastScannedAt, COUNT(scan.id) AS scanCount
@@ -21,11 +23,15 @@ extension AppDatabase {
                 return []  // Only punctuation: nothing can match.
             }
             sql += " GROUP BY album.id ORDER BY "
+            let natural = "COLLATE \(NaturalOrder.collationName)"
+            let up = reversed ? " DESC" : "", down = reversed ? "" : " DESC"
             switch sort {
-            case .recentlyScanned: sql += "lastScannedAt DESC, album.id DESC"
-            case .artist: sql += "album.artistSortKey COLLATE NOCASE, album.title COLLATE NOCASE, album.id"
-            case .title: sql += "album.title COLLATE NOCASE, album.artistSortKey COLLATE NOCASE, album.id"
-            case .rating: sql += "album.artistSortKey COLLATE NOCASE, album.title COLLATE NOCASE, album.id"
+            case .recentlyScanned: sql += "lastScannedAt\(down), album.id\(down)"
+            case .artist: sql += "album.artistSortKey \(natural)\(up), album.title \(natural)\(up), album.id\(up)"
+            case .title: sql += "album.title \(natural)\(up), album.artistSortKey \(natural)\(up), album.id\(up)"
+            case .rating: sql += "album.artistSortKey \(natural), album.title \(natural), album.id"
+            case .year:
+                sql += "(NULLIF(TRIM(album.year), '') IS NULL), NULLIF(TRIM(album.year), '')\(up), album.artistSortKey \(natural), album.title \(natural), album.id"
             }
             // The grid reads every album (100 000 of them in a big crate): look columns up by
             // position, resolved once, rather than by name in every row.
@@ -42,7 +48,10 @@ extension AppDatabase {
                                          uniquingKeysWith: { first, _ in first })
                 let rated = summaries.map { ($0, ratings[ReviewKey.make(artist: $0.album.artist, title: $0.album.title)] ?? -1) }
                 // A stable sort keeps the artist order among equal ratings.
-                return rated.enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element.0)
+                let sorted = rated.enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
+                guard reversed else { return sorted.map(\.0) }
+                // Lowest rating first, but albums without a review still last.
+                return (sorted.filter { $0.1 >= 0 }.reversed() + sorted.filter { $0.1 < 0 }).map(\.0)
             }
             return summaries
         }

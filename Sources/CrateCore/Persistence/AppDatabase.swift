@@ -148,6 +148,7 @@ public final class AppDatabase: Sendable {
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             db.add(function: BatchLeaseOwner.goneFunction)
+            db.add(collation: NaturalOrder.collation)
             // Belt and braces: a read-only opening refuses writes even through a path that
             // forgot `checkWritable()`.
             if readOnly { try db.execute(sql: "PRAGMA query_only = 1") }

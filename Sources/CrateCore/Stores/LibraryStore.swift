@@ -10,10 +10,32 @@ public struct LibraryState: Equatable, Sendable {
 
     public var albums: [AlbumSummary] = []
     public var sort: AlbumSort = .recentlyScanned
+    /// The sort's order turned around (Z to A, oldest scan first, …).
+    public var reversed = false
     /// The search text (Ctrl+F); empty shows everything.
     public var query: String = ""
     public var phase: Phase = .loading
     public var selectedAlbumID: Int64?
+    /// Albums in the whole crate (the search shows `albums.count` of them).
+    public var total = 0
+
+    /// "2,000 albums", or while searching "12 of 2,000"; nil before the first load.
+    public var countText: String? {
+        guard phase == .loaded else { return nil }
+        if !query.isEmpty { return "\(Self.grouped(albums.count)) of \(Self.grouped(total))" }
+        return total == 1 ? "1 album" : "\(Self.grouped(total)) albums"
+    }
+
+    /// Thousands grouped with commas ("100,000"), the same in every locale for now.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return value < 0 ? "-" + out : out
+    }
 
     public var selectedAlbum: AlbumSummary? {
         guard let selectedAlbumID else { return nil }
@@ -60,14 +82,17 @@ public final class LibraryStore {
         let current = generation
         let database = self.database
         let sort = state.value.sort
+        let reversed = state.value.reversed
         let query = state.value.query
         do {
-            let albums = try await Task.detached(priority: .userInitiated) {
-                try database.albums(sortedBy: sort, matching: query.isEmpty ? nil : query)
+            let (albums, total) = try await Task.detached(priority: .userInitiated) {
+                let albums = try database.albums(sortedBy: sort, reversed: reversed, matching: query.isEmpty ? nil : query)
+                return (albums, query.isEmpty ? albums.count : try database.counts().albums)
             }.value
             guard current == generation else { return }
             var next = state.value
             next.albums = albums
+            next.total = total
             next.phase = .loaded
             // A refresh after a change elsewhere often finds the same crate: no redraw then.
             if next != state.value { state.set(next) }
@@ -80,6 +105,12 @@ public final class LibraryStore {
     public func setSort(_ sort: AlbumSort) async {
         guard sort != state.value.sort else { return }
         state.update { $0.sort = sort }
+        await reload()
+    }
+
+    public func setReversed(_ reversed: Bool) async {
+        guard reversed != state.value.reversed else { return }
+        state.update { $0.reversed = reversed }
         await reload()
     }
 
