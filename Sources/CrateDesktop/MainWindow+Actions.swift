@@ -51,7 +51,15 @@ extension MainWindow {
         let title = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
         adw_view_switcher_title_set_title(crate_view_switcher_title(title), "Crate")
-        adw_header_bar_set_title_widget(bar, title)
+        // Three pages make the switcher title's own minimum ~70 px, which held the whole window
+        // at 365 px. Held in a scroller that scrolls nothing (external policy), it asks for no
+        // minimum width; at 360 px it still gets the room for "Crate" and the album count.
+        let titleHolder = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(crate_scrolled_window(titleHolder), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_width(crate_scrolled_window(titleHolder), 1)
+        gtk_scrolled_window_set_propagate_natural_height(crate_scrolled_window(titleHolder), 1)
+        gtk_scrolled_window_set_child(crate_scrolled_window(titleHolder), title)
+        adw_header_bar_set_title_widget(bar, titleHolder)
         switcherTitle = title
         let switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))

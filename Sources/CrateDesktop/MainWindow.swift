@@ -170,10 +170,15 @@ final class MainWindow {
             }
             // Banners measured with long messages (a recovery notice, a playback error).
             let notice = NoticeBanner(), error = ErrorBanner()
+            let root = adw_application_window_get_content(crate_adw_application_window(widget))!
+            // The header as it is below the switcher's width: the count label hides there.
+            if let countLabel { gtk_widget_set_visible(countLabel, 0) }
             notice.show("Crate found your library damaged and moved it aside to crate.sqlite.damaged-2026-11-23T09:00:00; a new, empty library was created.")
             error.show("The playback service could not start the album because the track list of this album has not arrived yet.")
             TestEvents.reportMinimumWidths([("progress-card", progressView.card), ("notice-banner", notice.widget),
-                                            ("error-banner", error.widget), ("window-content", overlay)])
+                                            ("error-banner", error.widget), ("window-content", overlay),
+                                            ("header-bar", gtk_widget_get_first_child(root)!), ("switcher-bar", gtk_widget_get_last_child(root)!), ("switcher-title", switcherTitle!)])
+            updateHeader()
             TestEvents.reportCardHeights(ScanProgressView())
             g_object_ref_sink(notice.widget); g_object_unref(notice.widget)
             g_object_ref_sink(error.widget); g_object_unref(error.widget)

@@ -6,7 +6,7 @@ import Foundation
 /// there, and a heart and a ✕.
 @MainActor
 final class WallTileView {
-    static let artworkSize: Int32 = 150
+    static let artworkSize: Int32 = 136
 
     let widget: UnsafeMutablePointer<GtkWidget>
     let releaseGroupID: MBID
@@ -50,8 +50,8 @@ final class WallTileView {
         let signal = Gtk.label(tile.item.signal.title, classes: ["dim-label", "caption"])
         for label in [title, artist, signal] {
             gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END)
-            gtk_label_set_max_width_chars(crate_label(label), 18)
-            gtk_label_set_width_chars(crate_label(label), 18)
+            gtk_label_set_max_width_chars(crate_label(label), 16)
+            gtk_label_set_width_chars(crate_label(label), 16)
         }
         Gtk.append(widget, artwork)
         Gtk.append(widget, title)
