@@ -47,18 +47,25 @@ struct PacingRecord: Equatable, Sendable {
         Data("\(Self.header)\nwritten \(written)\nnext \(nextSlot)\ndeferred \(deferredUntil)\n".utf8)
     }
 
+    /// A record written up to this far "after" `now` is not a clock change: the caller read the
+    /// clock, then waited a moment for the lock while another process wrote.
+    static let clockJumpTolerance: TimeInterval = 1
+
     /// The record as seen at `now`: shifted back if the clock went backwards since it was written,
     /// and with any time further ahead than a live process could have asked for dropped.
+    ///
+    /// Shifted times never go below 0: a negative time would be written, read back as garbage,
+    /// and so empty the record — handing out a slot already taken.
     ///
     /// - Parameters:
     ///   - slotHorizon: the furthest a next slot can legitimately be ahead (many processes queued).
     ///   - deferralHorizon: the longest `Retry-After` Crate records.
     func normalized(now: TimeInterval, slotHorizon: TimeInterval, deferralHorizon: TimeInterval) -> PacingRecord {
         var record = self
-        if written > now {
+        if written > now + Self.clockJumpTolerance {
             let jump = written - now
-            record.nextSlot -= jump
-            record.deferredUntil -= jump
+            record.nextSlot = max(0, record.nextSlot - jump)
+            record.deferredUntil = max(0, record.deferredUntil - jump)
             record.written = now
         }
         if record.nextSlot > now + slotHorizon { record.nextSlot = now }

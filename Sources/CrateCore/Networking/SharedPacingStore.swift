@@ -137,7 +137,8 @@ private extension SharedPacingStore {
         var record = PacingRecord(parsing: try Self.readAll(fd, path: path))
             .normalized(now: now, slotHorizon: slotHorizon, deferralHorizon: deferralHorizon)
         let result = body(&record)
-        record.written = now
+        // Never backwards: a caller that read the clock just before another one wrote.
+        record.written = max(record.written, now)
         try Self.replace(fd, with: record.serialized, path: path)
         return result
     }
