@@ -132,12 +132,12 @@ struct ProviderReplyFuzzTests {
             let seed = seeds[round % seeds.count]
             let body = Data(round < seeds.count ? seed : Self.mutate(seed, &g))
             for parser in Parser.allCases {
-                if let problem = parse(body, with: parser) { problems.append("\(parser) #\(round): \(problem)") }
+                if let problem = Self.parse(body, with: parser) { problems.append("\(parser) #\(round): \(problem)") }
                 if (try? parseReply(body, parser)) != nil { replies += 1 } else { errors += 1 }
             }
             let status = [400, 401, 404, 413, 429, 500, 503, 529, 418][round % 9]
             for parser in Parser.allCases {
-                if let problem = failure(body, status: status, with: parser) { problems.append("\(parser) \(status) #\(round): \(problem)") }
+                if let problem = Self.failure(body, status: status, with: parser) { problems.append("\(parser) \(status) #\(round): \(problem)") }
             }
         }
         #expect(problems.isEmpty, "\(problems.prefix(10))")

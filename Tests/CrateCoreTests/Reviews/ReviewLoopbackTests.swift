@@ -37,9 +37,9 @@ struct ReviewLoopbackTests {
                                                     baseURL: server.url("/ollama"), http: CurlHTTPClient())
             }
             server.route(path, responses: responses)
-            service = ReviewService(provider: UsageRecordingProvider(provider, database: database, log: { _ in }),
+            service = ReviewService(provider: UsageRecordingProvider(provider, database: database, log: .silent),
                                     database: database, prompts: PromptLibrary.locate(environment: [:]),
-                                    advancedSearch: false, log: { _ in }, clock: { ReviewHarness.fixedDate })
+                                    advancedSearch: false, log: .silent, clock: { ReviewHarness.fixedDate })
         }
 
         /// Runs a review expected to fail; the error, its user message, and how many calls it took.
