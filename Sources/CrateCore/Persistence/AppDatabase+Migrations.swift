@@ -316,6 +316,18 @@ extension AppDatabase {
             }
         }
 
+        // What a music-folder scan last saw in each directory: the directory's mtime, the names of
+        // its audio files, playlists and sub-directories, and a digest of those files' mtimes and
+        // sizes. A directory whose mtime and digest are unchanged is not read again.
+        migrator.registerMigration("v14-music-directory-cache") { db in
+            try db.create(table: "music_dir") { t in
+                t.primaryKey("path", .text)
+                t.column("mtimeNs", .integer).notNull()
+                t.column("entries", .blob).notNull()
+                t.column("digest", .integer).notNull()
+            }
+        }
+
         return migrator
     }()
 }
