@@ -107,7 +107,14 @@ final class WallPage {
         var notes: [String] = []
         if let message = state.message { notes.append(message) }
         if !state.unavailable.isEmpty {
-            notes.append("Without " + state.unavailable.map { "\($0.signal.title) (\($0.reason))" }.joined(separator: "; "))
+            // Signals that failed for the same reason are named together (one service down).
+            var reasons: [String] = []
+            var signals: [String: [String]] = [:]
+            for missing in state.unavailable {
+                if signals[missing.reason] == nil { reasons.append(missing.reason) }
+                signals[missing.reason, default: []].append(missing.signal.title)
+            }
+            notes.append("Without " + reasons.map { "\(Self.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; "))
         }
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
@@ -148,6 +155,12 @@ final class WallPage {
         TestEvents.reportPoint("wall-dial", of: dial.widget, in: window)
         TestEvents.reportPoint("wall-refresh", of: refreshButton, in: window)
         if let first = tiles.first { TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window) }
+    }
+
+    /// "A", "A and B", "A, B and C".
+    static func joined(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// Replaces the tiles (their art comes from the texture cache, so this is cheap).
