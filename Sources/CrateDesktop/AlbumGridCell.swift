@@ -69,6 +69,9 @@ final class AlbumGridCell {
             gtk_widget_add_css_class(button, "circular")
             gtk_widget_add_css_class(button, "osd")
             gtk_widget_add_css_class(button, "grid-rate")
+            // Pointer only, like the play button's place in the grid: the keyboard rates in the pane.
+            gtk_widget_set_focusable(button, 0)
+            gtk_widget_set_focus_on_click(button, 0)
             Gtk.append(ratingButtons, button)
         }
         gtk_widget_set_halign(ratingButtons, GTK_ALIGN_START)
