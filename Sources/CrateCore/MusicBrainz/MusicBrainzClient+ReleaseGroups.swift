@@ -91,3 +91,21 @@ extension MusicBrainzClient {
         try await self.release(release).tracks.compactMap(\.recordingID)
     }
 }
+
+extension MusicBrainzClient {
+    /// One official release of a group with its tracks, in one request
+    /// (`GET /release?release-group=…&inc=recordings+artist-credits+labels+release-groups&limit=1`):
+    /// what a wall album's detail pane shows. Nil when the group lists no release.
+    public func releaseDetails(ofReleaseGroup group: MBID) async throws -> ReleaseDetails? {
+        let url = try releaseGroupURL(path: "release", query: "release-group=\(group.rawValue)&inc=recordings+artist-credits+labels+release-groups&status=official&limit=1&fmt=json")
+        let body = try await getBody(url)
+        let browse: MBReleaseBrowse
+        do {
+            browse = try JSONDecoder().decode(MBReleaseBrowse.self, from: body)
+        } catch {
+            throw MusicBrainzError.malformedResponse("release browse")
+        }
+        guard let release = browse.releases.first, let id = MBID(validating: release.id) else { return nil }
+        return ReleaseDetails(release, id: id)
+    }
+}

@@ -24,6 +24,12 @@ public struct PreferencesState: Equatable, Sendable {
     public var keyLinkTitle = ""
     /// The last "Test connection" and how it went.
     public var connection: ConnectionTest = .untested
+    /// The ListenBrainz user name as typed (empty: none).
+    public var listenBrainzUser = ""
+    /// Where the ListenBrainz token comes from ("A token is saved (…)"); never the token.
+    public var listenBrainzTokenStatus = ""
+    /// The last ListenBrainz "Test" and how it went.
+    public var listenBrainzTest: ConnectionTest = .untested
 
     public init() {}
 }
@@ -67,6 +73,8 @@ public final class PreferencesStore {
     private var endpointTexts: [ProviderKind: String] = [:]
     private var modelTexts: [ProviderKind: String] = [:]
     private var pendingKey = ""
+    private var pendingListenBrainzToken = ""
+    private var listenBrainzTestTask: Task<Void, Never>?
 
     public init(environment: AppEnvironment) {
         self.environment = environment
@@ -84,6 +92,7 @@ public final class PreferencesStore {
         var initial = PreferencesState()
         initial.advancedSearch = saved.advancedSearch
         initial.contact = saved.musicBrainzContact
+        initial.listenBrainzUser = saved.listenBrainzUser ?? ""
         initial.errorMessage = loadError
         let overrides = Settings.activeOverrides(in: environment.variables)
         if !overrides.isEmpty {
@@ -94,6 +103,7 @@ public final class PreferencesStore {
         }
         state.set(initial)
         showProvider(saved.provider)
+        showListenBrainzToken()
     }
 
     // MARK: - Intents
@@ -122,6 +132,20 @@ public final class PreferencesStore {
         state.update { $0.contact = text }
     }
 
+    /// The ListenBrainz user whose listening feeds the wall (saved by `save()`).
+    public func setListenBrainzUser(_ text: String) {
+        state.update {
+            $0.listenBrainzUser = text
+            $0.listenBrainzTest = .untested
+        }
+    }
+
+    /// A ListenBrainz user token; stored only by `save()` (Secret Service, else a 0600 file),
+    /// never kept in `state`.
+    public func setListenBrainzToken(_ text: String) {
+        pendingListenBrainzToken = text
+    }
+
     /// A key typed for the selected provider; stored only by `save()`, never kept in `state`.
     public func setKey(_ text: String) {
         pendingKey = text
@@ -146,19 +170,29 @@ public final class PreferencesStore {
         next.advancedSearch = current.advancedSearch
         let contact = current.contact.trimmingCharacters(in: .whitespaces)
         if !contact.isEmpty { next.musicBrainzContact = contact }
+        let listenBrainzUser = current.listenBrainzUser.trimmingCharacters(in: .whitespaces)
+        if listenBrainzUser.contains(where: { $0 == "/" || $0.isNewline }) {
+            state.update { $0.errorMessage = "A ListenBrainz user name cannot contain a slash or a line break." }
+            return false
+        }
+        next.listenBrainzUser = listenBrainzUser.isEmpty ? nil : listenBrainzUser
+        let listenBrainzToken = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
         let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
         let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && current.provider != .none)
             || next.endpoints != saved.endpoints || next.model != saved.model
         do {
             try next.save(paths: environment.paths)
             if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
+            if !listenBrainzToken.isEmpty { _ = try environment.keys.saveListenBrainzToken(listenBrainzToken) }
         } catch {
             state.update { $0.errorMessage = UserMessage.text(for: error) }
             return false
         }
         saved = next
         pendingKey = ""
+        pendingListenBrainzToken = ""
         state.update { $0.errorMessage = nil }
+        showListenBrainzToken()
         // The variables were valid when the process started; if not, the saved settings stand.
         onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
         showProvider(current.provider)
@@ -217,6 +251,45 @@ public final class PreferencesStore {
         }
     }
 
+    /// ListenBrainz "Test": checks the token (typed, else saved) with `validate-token` and that
+    /// it belongs to the user name typed. Never saves anything.
+    public func testListenBrainz() {
+        let typed = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = typed.isEmpty ? environment.keys.listenBrainzToken().token : typed
+        let user = state.value.listenBrainzUser.trimmingCharacters(in: .whitespaces)
+        guard let token else {
+            state.update { $0.listenBrainzTest = .failed("Paste your ListenBrainz user token first (from your ListenBrainz settings page).") }
+            return
+        }
+        let settings = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
+        let client = ListenBrainzClient.live(settings: settings, user: user.isEmpty ? nil : user, token: token,
+                                             transport: testTransport ?? environment.transport, limiter: environment.limiter)
+        state.update { $0.listenBrainzTest = .testing }
+        listenBrainzTestTask?.cancel()
+        listenBrainzTestTask = Task { [weak self] in
+            let outcome: ConnectionTest
+            do {
+                let name = try await client.validateToken()
+                if user.isEmpty {
+                    outcome = .succeeded("The token belongs to \(name). Type \(name) as the user name to use your listening.")
+                } else if name.caseInsensitiveCompare(user) == .orderedSame {
+                    outcome = .succeeded("Connected as \(name).")
+                } else {
+                    outcome = .failed("This token belongs to \(name), not \(user).")
+                }
+            } catch {
+                outcome = .failed(UserMessage.text(for: error))
+            }
+            guard !Task.isCancelled, let self else { return }
+            self.state.update { $0.listenBrainzTest = outcome }
+        }
+    }
+
+    /// Waits for a running ListenBrainz test (tests).
+    public func waitForListenBrainzTest() async {
+        await listenBrainzTestTask?.value
+    }
+
     /// Waits for a running connection test (tests).
     public func waitForConnectionTest() async {
         await testTask?.value
@@ -233,6 +306,17 @@ public final class PreferencesStore {
     }
 
     // MARK: - Private
+
+    private func showListenBrainzToken() {
+        let source = environment.keys.listenBrainzToken().source
+        let status: String
+        switch source {
+        case .missing: status = "No token saved. Without one, favourites and dislikes stay on this computer."
+        case .refusedInsecureFile, .refusedInsecureDirectory: status = source.description
+        default: status = "A token is saved (\(source.description)). Paste a new one to replace it."
+        }
+        state.update { $0.listenBrainzTokenStatus = status }
+    }
 
     private func showProvider(_ kind: ProviderKind) {
         let source = environment.keys.source(for: kind)
