@@ -100,6 +100,7 @@ extension MainWindow {
         case .offline: return "No connection — “\(name)” will be scanned when it is back"
         case .providerKey: return "“\(name)” needs an identification key (Preferences)"
         case .mustWait: return "“\(name)” waits: a service asked for a pause"
+        case .budgetUsedUp: return "“\(name)” waits: this month's budget is used up (Preferences)"
         case .other, .cancelled: return "“\(name)” could not be scanned"
         }
     }
