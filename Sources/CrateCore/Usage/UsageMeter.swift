@@ -89,6 +89,17 @@ public struct UsageMeter: Sendable {
         return try summary().status
     }
 
+    /// The budget notice the window should show now: at 80 % and again at 100 %, each once per
+    /// month across every Crate process (`AppDatabase.claimUsageNotice`). Nil when there is
+    /// nothing new to say.
+    public func noticeToShow() throws -> String? {
+        guard budget.isSet else { return nil }
+        let status = try self.status()
+        guard status.level != .fine, let notice = status.notice(calendar: calendar) else { return nil }
+        guard try database.claimUsageNotice(month: status.month, level: status.level, at: clock()) else { return nil }
+        return notice
+    }
+
     /// Throws `UsageBudgetError.usedUp` when this month's budget is used up. A meter that cannot
     /// be read does not stop the user (it is logged): the budget is a guard, not a lock.
     public func checkProviderAllowed() throws {

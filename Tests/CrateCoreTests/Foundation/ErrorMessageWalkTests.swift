@@ -90,6 +90,12 @@ struct ErrorMessageWalkTests {
             case .usedUp: 0
             }
         },
+        Walk([BudgetInputError.scans, .cost], cases: 2) {
+            switch $0 {
+            case .scans: 0
+            case .cost: 1
+            }
+        },
         Walk([PriceTableError.unreadable(path: "/config/crate/provider-prices.json"), .malformed(path: "/config/crate/provider-prices.json"),
               .invalidPrice(path: "/config/crate/provider-prices.json", provider: "anthropic", model: "claude-sonnet-4*", field: "input")], cases: 3) {
             switch $0 {

@@ -228,3 +228,53 @@ struct UsageMeterTests {
         #expect(table.cost(provider: "anthropic", model: "claude-sonnet-4-5", inputTokens: nil, outputTokens: nil, usedSearch: false) == nil)
     }
 }
+
+@Suite("Usage in Preferences and the window")
+@MainActor
+struct UsagePreferencesTests {
+    @Test func budgetFieldsAreValidatedSavedAndShown() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try AppDatabase.open(paths: directory.paths)
+        try database.recordScanUsage(tier: .vision, found: true)
+        try database.recordScanUsage(tier: .local, found: true)
+        let environment = AppEnvironment(paths: directory.paths, variables: [:], database: database)
+        let store = PreferencesStore(environment: environment)
+
+        store.setBudgetScans("lots")
+        #expect(!store.save())
+        #expect(store.state.value.errorMessage == BudgetInputError.scans.message)
+        #expect(try environment.savedSettings().monthlyBudget == .none)
+
+        store.setBudgetScans(" 2 ")
+        store.setBudgetCost("$5,50")
+        #expect(store.save())
+        #expect(try environment.savedSettings().monthlyBudget == UsageBudget(scans: 2, cost: 5.5))
+
+        await store.refreshUsage()
+        let usage = try #require(store.state.value.usage)
+        #expect(usage.scans == "2 — local 1, vision 1, search 0")
+        #expect(usage.budget == "50 % used (1 of 2 scans)")
+
+        // A new Preferences window reads the saved budget back.
+        #expect(PreferencesStore(environment: environment).state.value.budgetScans == "2")
+        store.setBudgetScans("")
+        store.setBudgetCost("")
+        #expect(store.save())
+        #expect(try environment.savedSettings().monthlyBudget == .none)
+    }
+
+    @Test func theWindowNoticeComesOncePerLevelAndMonth() throws {
+        let directory = try TemporaryDirectory()
+        let database = try AppDatabase.open(paths: directory.paths)
+        let now = UsageMeterTests.date("2026-11-20T12:00:00Z")
+        let meter = UsageMeter(database: database, prices: .init(table: .builtIn, source: "built in"), budget: UsageBudget(scans: 5),
+                               calendar: UsageMeterTests.utc, clock: { now })
+        #expect(try meter.noticeToShow() == nil)
+        for _ in 0..<4 { try database.recordScanUsage(tier: .vision, found: true, at: now) }
+        #expect(try meter.noticeToShow()?.hasPrefix("80 %") == true)
+        #expect(try meter.noticeToShow() == nil)
+        try database.recordScanUsage(tier: .vision, found: true, at: now)
+        #expect(try meter.noticeToShow()?.hasPrefix("This month's budget for the identification service is used up (5 of 5 scans)") == true)
+        #expect(try meter.noticeToShow() == nil)
+    }
+}
