@@ -14,6 +14,8 @@ public struct AppServices: Sendable {
     public let identifier: VisionIdentifier?
     /// This month's usage and the budget (read by `crate usage`, Preferences and the scan).
     public let usage: UsageMeter
+    /// Discogs links, when a Discogs token is set (settings, Secret Service or `CRATE_DISCOGS_TOKEN`).
+    public let discogs: DiscogsClient?
 
     init(environment: AppEnvironment, settings: Settings, offline: Bool) {
         self.environment = environment
@@ -22,7 +24,7 @@ public struct AppServices: Sendable {
                                budget: settings.monthlyBudget)
         self.usage = usage
         guard !offline else {
-            provider = nil; musicBrainz = nil; coverArt = nil; reviewer = nil; identifier = nil
+            provider = nil; musicBrainz = nil; coverArt = nil; reviewer = nil; identifier = nil; discogs = nil
             return
         }
         let transport = environment.transport
@@ -33,6 +35,10 @@ public struct AppServices: Sendable {
         musicBrainz = .live(settings: settings, transport: transport, limiter: environment.limiter)
         coverArt = .live(settings: settings, transport: transport, limiter: environment.limiter, validate: { try ImagePreparer.validate($0) })
         reviewer = ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
+        discogs = environment.keys.discogsToken().token.map { token in
+            DiscogsClient(http: ResilientHTTPClient(base: transport, policy: DiscogsClient.retryPolicy, limiter: environment.limiter),
+                          limiter: environment.limiter, baseURL: settings.endpoints.discogs, token: token, contact: settings.musicBrainzContact)
+        }
         identifier = provider.map { VisionIdentifier(provider: $0, prompts: prompts, advancedSearch: settings.advancedSearch) }
     }
 

@@ -90,6 +90,17 @@ struct ErrorMessageWalkTests {
             case .usedUp: 0
             }
         },
+        Walk([DiscogsError.noToken, .tokenRejected, .rateLimited(seconds: 42), .server(status: 500), .malformedResponse,
+              .network(.cannotConnect("connection refused"))], cases: 6) {
+            switch $0 {
+            case .noToken: 0
+            case .tokenRejected: 1
+            case .rateLimited: 2
+            case .server: 3
+            case .malformedResponse: 4
+            case .network: 5
+            }
+        },
         Walk([BudgetInputError.scans, .cost], cases: 2) {
             switch $0 {
             case .scans: 0
