@@ -27,6 +27,13 @@ final class PreferencesWindow {
     private let listenBrainzTokenRow: UnsafeMutablePointer<GtkWidget>
     private let listenBrainzTestRow: UnsafeMutablePointer<GtkWidget>
     private let listenBrainzTestButton: UnsafeMutablePointer<GtkWidget>
+    private let usageGroup: UnsafeMutablePointer<GtkWidget>
+    private let scansRow: UnsafeMutablePointer<GtkWidget>
+    private let tokensRow: UnsafeMutablePointer<GtkWidget>
+    private let costRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetStatusRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetScansRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetCostRow: UnsafeMutablePointer<GtkWidget>
     private let noticeLabel: UnsafeMutablePointer<GtkWidget>
     private let errorLabel: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
@@ -124,6 +131,28 @@ final class PreferencesWindow {
         for row in [listenBrainzUserRow, listenBrainzTokenRow, listenBrainzTestRow] {
             adw_preferences_group_add(crate_preferences_group(listenBrainzGroup), row)
         }
+        // Usage: this month's scans by tier, tokens, the estimated cost, and the optional budget.
+        let usage = adw_preferences_group_new()!
+        usageGroup = usage
+        adw_preferences_group_set_title(crate_preferences_group(usage), "Usage")
+        func infoRow(_ title: String) -> UnsafeMutablePointer<GtkWidget> {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_title(crate_preferences_row(row), title)
+            adw_preferences_group_add(crate_preferences_group(usage), row)
+            return row
+        }
+        scansRow = infoRow("Scans")
+        tokensRow = infoRow("Provider Calls and Tokens")
+        costRow = infoRow("Estimated Cost")
+        budgetStatusRow = infoRow("Budget")
+        budgetScansRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(budgetScansRow), "Monthly Scan Budget (empty: none)")
+        adw_entry_row_set_show_apply_button(crate_entry_row(budgetScansRow), 1)
+        budgetCostRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(budgetCostRow), "Monthly Cost Budget in $ (empty: none)")
+        adw_entry_row_set_show_apply_button(crate_entry_row(budgetCostRow), 1)
+        adw_preferences_group_add(crate_preferences_group(usage), budgetScansRow)
+        adw_preferences_group_add(crate_preferences_group(usage), budgetCostRow)
 
         noticeLabel = Gtk.label("", classes: ["dim-label", "caption"])
         Gtk.wrap(noticeLabel)
@@ -133,7 +162,7 @@ final class PreferencesWindow {
         adw_preferences_group_add(crate_preferences_group(messages), errorLabel)
         adw_preferences_group_add(crate_preferences_group(messages), noticeLabel)
 
-        for group in [providerGroup, advancedGroup, musicBrainzGroup, listenBrainzGroup, messages] {
+        for group in [providerGroup, advancedGroup, musicBrainzGroup, listenBrainzGroup, usageGroup, messages] {
             adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
         }
         adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
@@ -144,6 +173,7 @@ final class PreferencesWindow {
 
     func present() {
         gtk_window_present(crate_window(widget))
+        Task { await store.refreshUsage() }
     }
 
     // MARK: - Private
@@ -165,6 +195,8 @@ final class PreferencesWindow {
         applyOnEnter(modelRow) { $0.setModel($1) }
         applyOnEnter(endpointRow) { $0.setEndpoint($1) }
         applyOnEnter(contactRow) { $0.setContact($1) }
+        applyOnEnter(budgetScansRow) { $0.setBudgetScans($1) }
+        applyOnEnter(budgetCostRow) { $0.setBudgetCost($1) }
         applyOnEnter(keyRow) { store, key in
             store.setKey(key)
         }
@@ -213,6 +245,16 @@ final class PreferencesWindow {
         setText(modelRow, state.model)
         setText(endpointRow, state.endpoint)
         setText(contactRow, state.contact)
+        setText(budgetScansRow, state.budgetScans)
+        setText(budgetCostRow, state.budgetCost)
+        if let usage = state.usage {
+            adw_preferences_group_set_description(crate_preferences_group(usageGroup),
+                Self.escaped("\(usage.month), estimated from the providers' token counts and the price table." + (usage.priceProblem.map { " " + $0 } ?? "")))
+            adw_action_row_set_subtitle(crate_action_row(scansRow), Self.escaped(usage.scans))
+            adw_action_row_set_subtitle(crate_action_row(tokensRow), Self.escaped(usage.tokens))
+            adw_action_row_set_subtitle(crate_action_row(costRow), Self.escaped(usage.cost))
+            adw_action_row_set_subtitle(crate_action_row(budgetStatusRow), Self.escaped(usage.budget))
+        }
         if (gtk_switch_get_active(crate_switch(searchSwitch)) != 0) != state.advancedSearch {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }

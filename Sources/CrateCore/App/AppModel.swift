@@ -190,6 +190,20 @@ public final class AppModel {
     }
 
     /// A Preferences store whose save rebuilds this model's services.
+    /// The monthly budget's notice when one is due (80 %, 100 %), once per month for every
+    /// process; read off the main actor.
+    public func budgetNotice() async -> String? {
+        let meter = services.usage
+        return await Task.detached {
+            do {
+                return try meter.noticeToShow()
+            } catch {
+                Log.error("usage meter could not be read: \(UserMessage.text(for: error))")
+                return nil
+            }
+        }.value
+    }
+
     public func makePreferences() -> PreferencesStore {
         let preferences = PreferencesStore(environment: environment)
         preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }

@@ -328,6 +328,25 @@ extension AppDatabase {
             }
         }
 
+        // The usage meter by tier (see the usage meter decision in docs/decisions): one row per
+        // scan, under the tier that answered it (`local`, `vision`, `search`), written in the
+        // scan's own transaction, and the monthly budget notices the window has already shown.
+        // Rows are only ever inserted, so processes that scan at once never lose a count.
+        migrator.registerMigration("v15-usage-scans-by-tier") { db in
+            try db.create(table: "usage_scan") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("tier", .text).notNull()
+                t.column("found", .boolean).notNull()
+            }
+            try db.create(table: "usage_notice") { t in
+                t.column("month", .text).notNull()
+                t.column("level", .text).notNull()
+                t.primaryKey(["month", "level"])
+                t.column("shownAt", .datetime).notNull()
+            }
+        }
+
         return migrator
     }()
 }

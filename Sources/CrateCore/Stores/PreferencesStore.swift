@@ -30,8 +30,37 @@ public struct PreferencesState: Equatable, Sendable {
     public var listenBrainzTokenStatus = ""
     /// The last ListenBrainz "Test" and how it went.
     public var listenBrainzTest: ConnectionTest = .untested
+    /// The monthly budget as typed: empty means no limit.
+    public var budgetScans = ""
+    public var budgetCost = ""
+    /// This month's usage, for the Usage group (nil until read).
+    public var usage: UsageOverview?
 
     public init() {}
+}
+
+/// The Usage group's lines: this month's scans by tier, tokens, the estimated cost, the budget.
+public struct UsageOverview: Equatable, Sendable {
+    public var month: String
+    public var scans: String
+    public var tokens: String
+    public var cost: String
+    public var budget: String
+    /// Why the user's price file is not used, when it is not.
+    public var priceProblem: String?
+
+    public init(_ summary: UsageSummary, calendar: Calendar = .current) {
+        month = summary.month.spoken(in: calendar)
+        scans = "\(summary.totalScans) — local \(summary.scans(.local)), vision \(summary.scans(.vision)), search \(summary.scans(.search))"
+        tokens = "\(summary.calls) calls — \(summary.inputTokens) in, \(summary.outputTokens) out"
+        var cost = UsageSummary.dollars(summary.estimatedCost)
+        if summary.unpricedCalls > 0 { cost += " (\(summary.unpricedCalls) calls of unpriced models not included)" }
+        self.cost = cost
+        budget = summary.budget.isSet
+            ? "\(Int((summary.status.fraction * 100).rounded(.down))) % used (\(summary.status.usedText))"
+            : "No monthly budget"
+        priceProblem = summary.priceProblem?.message
+    }
 }
 
 /// "Test connection" in Preferences: one tiny request to the selected provider.
@@ -93,6 +122,8 @@ public final class PreferencesStore {
         initial.advancedSearch = saved.advancedSearch
         initial.contact = saved.musicBrainzContact
         initial.listenBrainzUser = saved.listenBrainzUser ?? ""
+        initial.budgetScans = saved.monthlyBudget.scans.map(String.init) ?? ""
+        initial.budgetCost = saved.monthlyBudget.cost.map { String(format: "%.2f", $0) } ?? ""
         initial.errorMessage = loadError
         let overrides = Settings.activeOverrides(in: environment.variables)
         if !overrides.isEmpty {
@@ -126,6 +157,43 @@ public final class PreferencesStore {
 
     public func setAdvancedSearch(_ on: Bool) {
         state.update { $0.advancedSearch = on }
+    }
+
+    /// The monthly scan budget as typed (empty: none); saved by `save()`.
+    public func setBudgetScans(_ text: String) {
+        state.update { $0.budgetScans = text; $0.errorMessage = nil }
+    }
+
+    /// The monthly cost budget in dollars as typed (empty: none); saved by `save()`.
+    public func setBudgetCost(_ text: String) {
+        state.update { $0.budgetCost = text; $0.errorMessage = nil }
+    }
+
+    /// Reads this month's usage (off the main actor) into `state.usage`.
+    public func refreshUsage() async {
+        let environment = self.environment
+        let settings = (try? environment.settings()) ?? saved
+        let overview: UsageOverview? = await Task.detached {
+            let meter = environment.services(settings: settings, offline: true).usage
+            return (try? meter.summary()).map { UsageOverview($0, calendar: meter.calendar) }
+        }.value
+        state.update { $0.usage = overview }
+    }
+
+    /// The budget typed in the two fields, or the sentence saying what is wrong with it.
+    public static func budget(scans: String, cost: String) -> Result<UsageBudget, BudgetInputError> {
+        var budget = UsageBudget()
+        let scans = scans.trimmingCharacters(in: .whitespaces)
+        if !scans.isEmpty {
+            guard let value = Int(scans), (1...1_000_000).contains(value) else { return .failure(.scans) }
+            budget.scans = value
+        }
+        let cost = cost.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "$", with: "").replacingOccurrences(of: ",", with: ".")
+        if !cost.isEmpty {
+            guard let value = Double(cost), value.isFinite, value > 0, value <= 1_000_000 else { return .failure(.cost) }
+            budget.cost = value
+        }
+        return .success(budget)
     }
 
     public func setContact(_ text: String) {
@@ -177,6 +245,12 @@ public final class PreferencesStore {
         }
         next.listenBrainzUser = listenBrainzUser.isEmpty ? nil : listenBrainzUser
         let listenBrainzToken = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch Self.budget(scans: current.budgetScans, cost: current.budgetCost) {
+        case .success(let budget): next.monthlyBudget = budget
+        case .failure(let problem):
+            state.update { $0.errorMessage = problem.message }
+            return false
+        }
         let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
         let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && current.provider != .none)
             || next.endpoints != saved.endpoints || next.model != saved.model
@@ -196,6 +270,7 @@ public final class PreferencesStore {
         // The variables were valid when the process started; if not, the saved settings stand.
         onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
         showProvider(current.provider)
+        Task { await refreshUsage() }
         if credentialsChanged, next.provider != .none { onCredentialsChanged?() }
         return true
     }
@@ -347,4 +422,21 @@ public final class PreferencesStore {
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
         return url
     }
+}
+
+/// A monthly budget typed in Preferences that cannot be used.
+public enum BudgetInputError: Error, Equatable, Sendable {
+    case scans
+    case cost
+
+    public var message: String {
+        switch self {
+        case .scans: return "The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit."
+        case .cost: return "The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit."
+        }
+    }
+}
+
+extension BudgetInputError: LocalizedError {
+    public var errorDescription: String? { message }
 }
