@@ -7,6 +7,8 @@ public struct ReleaseGroupHit: Equatable, Sendable {
     public var artist: String
     public var primaryType: String?
     public var secondaryTypes: [String]
+    /// The credited artists' MBIDs, in credit order.
+    public var artistIDs: [MBID] = []
 }
 
 /// One page of a release-group search.
@@ -43,7 +45,8 @@ struct MBReleaseGroupFull: Decodable {
     var hit: ReleaseGroupHit? {
         guard let id = MBID(validating: group.id) else { return nil }
         let artist = artistCredit.map { ($0.name ?? $0.artist?.name ?? "") + ($0.joinphrase ?? "") }.joined().trimmingCharacters(in: .whitespaces)
-        return ReleaseGroupHit(id: id, title: group.title ?? "", artist: artist, primaryType: group.primaryType, secondaryTypes: group.secondaryTypes)
+        return ReleaseGroupHit(id: id, title: group.title ?? "", artist: artist, primaryType: group.primaryType, secondaryTypes: group.secondaryTypes,
+                               artistIDs: artistCredit.compactMap { MBID(validating: $0.artist?.id) })
     }
 }
 

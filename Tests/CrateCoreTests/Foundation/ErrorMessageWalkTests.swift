@@ -187,6 +187,13 @@ struct ErrorMessageWalkTests {
             case .invalid: 2
             }
         },
+        Walk([GenreFeedError.unknownGenre("polka-core"), .unknownSubcategory(genre: "Rock", subcategory: "bebop"), .noResults("Rock: Post-Rock")], cases: 3) {
+            switch $0 {
+            case .unknownGenre: 0
+            case .unknownSubcategory: 1
+            case .noResults: 2
+            }
+        },
         Walk([MBIDError.invalid("nope")], cases: 1) {
             switch $0 {
             case .invalid: 0
