@@ -63,7 +63,7 @@ public enum DiscogsError: Error, Equatable, Sendable {
             return "Discogs asked Crate to slow down; the link is looked up again in \(WaitDuration.spoken(seconds))."
         case .server(let status): return "Discogs answered with an error (HTTP \(status)); the link is looked up again later."
         case .malformedResponse: return "Discogs sent an answer Crate could not read; the link is looked up again later."
-        case .network(let error): return "Discogs could not be reached (\(error.message))."
+        case .network(let error): return error.unreachable("Discogs")
         }
     }
 }
