@@ -140,7 +140,7 @@ struct WallBuilderTests {
                 #expect(wall.unavailable.map(\.signal) == [failing], "\(failing) \(name): \(wall.unavailable)")
             }
             #expect(Set(wall.items.map(\.releaseGroupID)).count == 60)
-            #expect(Date().timeIntervalSince(started) < 10, "\(failing) \(name) held the wall back")
+            #expect(Date().timeIntervalSince(started) < 60, "\(failing) \(name) held the wall back")
             for reason in wall.unavailable.map(\.reason) {
                 #expect(!reason.contains("HTTP/1.1") && !reason.contains("{"), "raw text reached the user: \(reason)")
             }

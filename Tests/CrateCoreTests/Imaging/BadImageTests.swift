@@ -68,7 +68,7 @@ struct BadImageTests {
         let data = try ImageFixtures.data("bad-images/bomb-65000x65000.jpg")
         let start = Date()
         #expect(throws: ImageError.tooLarge(width: 65000, height: 65000)) { try preparer.preparePhoto(data) }
-        #expect(Date().timeIntervalSince(start) < 0.5)
+        #expect(Date().timeIntervalSince(start) < 5, "refused from the header, no 17 GB buffer")
         #expect(ImageError.tooLarge(width: 65000, height: 65000).message.hasPrefix("Image too large"))
     }
 

@@ -127,7 +127,7 @@ struct CurlHTTPClientTests {
         task.cancel()
         let result = await task.result
         #expect(throws: HTTPError.cancelled) { try result.get() }
-        #expect(Date().timeIntervalSince(start) < 2.5)
+        #expect(Date().timeIntervalSince(start) < 15, "the 30 s transfer was aborted, not waited out")
     }
 
     @Test func nonHTTPSchemesAreRefusedUpFront() async throws {
