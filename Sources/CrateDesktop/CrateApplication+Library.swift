@@ -26,6 +26,7 @@ extension CrateApplication {
         self.mpris = mpris
         window.attachScanning(model.scans, model: model)
         window.attachWall(model.wall, detail: model.wallDetail)
+        attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }

@@ -1,0 +1,30 @@
+import CGtk
+import CrateAudio
+import CrateCore
+import Foundation
+
+extension CrateApplication {
+    /// The CD Wallet and Diagnostics: a store over the music index (folders from the settings
+    /// as they are at each load), GStreamer's formats, and what plays and whether MPRIS is up.
+    func attachCDs(to window: MainWindow, model: AppModel, player: any Player, playerProblem: String?) {
+        let store = CDsStore(database: model.environment.database, folders: { [weak model] in
+            guard let model else { return [] }
+            return MusicFolders.resolve(settings: model.services.settings, environment: model.environment.variables)
+        }, formats: {
+            AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
+        })
+        window.attachCDs(store, playerText: Self.describePlayer(player, problem: playerProblem)) { [weak self] in
+            self?.mpris?.statusText ?? "Not started"
+        }
+    }
+
+    static func describePlayer(_ player: any Player, problem: String?) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if player is GStreamerPlayer {
+            let sink = environment["CRATE_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
+            return "GStreamer, gapless (sink: \(sink.map { "\($0), from CRATE_AUDIO_SINK" } ?? "the default audio device"))"
+        }
+        if let problem { return "Simulated (no sound): GStreamer could not start. \(problem)" }
+        return "Simulated (no sound): CRATE_PLAYER=log"
+    }
+}
