@@ -4,13 +4,18 @@ import CrateCore
 import Foundation
 
 extension CrateApplication {
-    /// The CD Wallet and Diagnostics: a store over the music index (folders from the settings
-    /// as they are at each load), GStreamer's formats, and what plays and whether MPRIS is up.
     func attachCDs(to window: MainWindow, model: AppModel, player: any Player, playerProblem: String?) {
-        let store = CDsStore(database: model.environment.database, folders: { [weak model] in
+        let folders: @MainActor () -> [String] = { [weak model] in
             guard let model else { return [] }
             return MusicFolders.resolve(settings: model.services.settings, environment: model.environment.variables)
-        }, formats: {
+        }
+        // The music folders are indexed at start and watched while the window is open.
+        let index = MusicIndexStore(database: model.environment.database)
+        let monitor = MusicFolderMonitor(store: index, folders: folders)
+        window.musicFolders = monitor
+        GObjectScope.of(window.widget).connect(window.widget, "destroy") { monitor.stop() }
+        monitor.start()
+        let store = CDsStore(database: model.environment.database, folders: folders, formats: {
             AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
         })
         window.attachCDs(store, playerText: Self.describePlayer(player, problem: playerProblem)) { [weak self] in
@@ -28,3 +33,4 @@ extension CrateApplication {
         return "Simulated (no sound): CRATE_PLAYER=log"
     }
 }
+
