@@ -18,6 +18,8 @@ final class CDsPage {
                                        detail: "Put a playlist named CDs (CDs.m3u, CDs.m3u8 or CDs.xspf) in your music folder: every album it names becomes a disc in your wallet.")
     /// Play pressed on a disc: its crate album id.
     var onPlay: ((Int64) -> Void)?
+    /// "Add to Crate" pressed on a disc that is not in the crate: its disc id.
+    var onAdd: ((String) -> Void)?
     /// The Diagnostics button.
     var onDiagnostics: (() -> Void)?
     /// The disc rows' play buttons, by crate album id (UI tests click them).
@@ -171,6 +173,13 @@ final class CDsPage {
             GObjectScope.of(play).connect(play, "clicked") { [weak self] in self?.onPlay?(id) }
             Gtk.append(row, play)
             playButtons.append((id, play))
+        } else {
+            let add = Gtk.iconButton("list-add-symbolic", label: "Add \(disc.title) to the crate")
+            gtk_widget_add_css_class(add, "circular")
+            gtk_widget_set_valign(add, GTK_ALIGN_CENTER)
+            let discID = disc.id
+            GObjectScope.of(add).connect(add, "clicked") { [weak self] in self?.onAdd?(discID) }
+            Gtk.append(row, add)
         }
         return row
     }

@@ -20,6 +20,16 @@ extension MainWindow {
             let grid = GridContext(albumIDs: store.playableAlbumIDs, tapped: id) ?? .single(id)
             Task { await playback.play(albumID: id, grid: grid) }
         }
+        page.onAdd = { [weak store] discID in
+            guard let store else { return }
+            TestEvents.note("cds-add")
+            Task { await store.addToCrate(discID: discID) }
+        }
+        var shownMessage: String?
+        store.state.subscribe { [weak self] state in
+            if let message = state.message, message != shownMessage { self?.toasts.show(message, seconds: 4) }
+            shownMessage = state.message
+        }.store(in: &tokens)
         weak var openDiagnostics: DiagnosticsPage?
         let showDiagnostics: @MainActor () -> Void = { [weak self, weak store] in
             guard let self, let store else { return }

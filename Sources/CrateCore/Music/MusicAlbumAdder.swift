@@ -29,9 +29,10 @@ public enum MusicAlbumAdder {
         return matcher.diskAlbums.filter { !claimed.contains($0.groupKey) }.sorted { $0.directory < $1.directory }
     }
 
-    /// Adds every candidate (or only lists them with `dryRun`).
-    public static func add(database: AppDatabase, dryRun: Bool = false) throws -> [Added] {
-        try candidates(database: database).map { disk in
+    /// Adds every candidate (or only lists them with `dryRun`); with `groupKey`, only that
+    /// album on disk (a wallet disc's id).
+    public static func add(database: AppDatabase, dryRun: Bool = false, groupKey: String? = nil) throws -> [Added] {
+        try candidates(database: database).filter { groupKey == nil || $0.groupKey == groupKey }.map { disk in
             let releaseID = disk.musicBrainzAlbumID.flatMap { MBID(validating: $0) }
             let groupID = disk.musicBrainzReleaseGroupID.flatMap { MBID(validating: $0) }
             var added = Added(id: nil, artist: disk.artist, title: disk.title, directory: disk.directory,

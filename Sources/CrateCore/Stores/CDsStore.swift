@@ -10,6 +10,8 @@ public struct CDsState: Equatable, Sendable {
 
     public var phase: Phase = .loading
     public var diagnostics: MusicDiagnostics?
+    /// A problem with the last intent (adding a disc to the crate), in plain words.
+    public var message: String?
 
     public var wallet: CDWallet? { diagnostics?.wallet }
 
@@ -73,6 +75,25 @@ public final class CDsStore {
             case .failure(let error):
                 $0.phase = .failed(UserMessage.text(for: error))
             }
+        }
+    }
+
+    /// Adds a wallet disc that is not in the crate yet (its whole album, tracks from the files);
+    /// the wallet rebuilds itself from the change. Returns the new album's id, or nil with the
+    /// reason in `state.message`.
+    @discardableResult
+    public func addToCrate(discID: String) async -> Int64? {
+        let database = self.database
+        let result = await Task.detached(priority: .userInitiated) {
+            Result { try MusicAlbumAdder.add(database: database, groupKey: discID).first?.id }
+        }.value
+        switch result {
+        case .success(let id):
+            state.update { $0.message = id == nil ? "This album is already in your crate." : nil }
+            return id
+        case .failure(let error):
+            state.update { $0.message = UserMessage.text(for: error) }
+            return nil
         }
     }
 

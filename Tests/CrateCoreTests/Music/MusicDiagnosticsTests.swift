@@ -67,6 +67,15 @@ struct MusicDiagnosticsTests {
         _ = try fixture.scan()
         #expect(await waitFor { store.state.value.wallet?.discs.count == 3 } != nil)
         #expect(store.state.value.wallet?.discs.first?.artist == "Gone")
+        #expect(store.state.value.wallet?.discs.first?.crateAlbumID == nil)
+
+        // "Add to Crate" on that disc: it gets a crate album and joins what plays.
+        let gone = try #require(store.state.value.wallet?.discs.first)
+        let id = try #require(await store.addToCrate(discID: gone.id))
+        #expect(await waitFor { store.state.value.wallet?.discs.first?.crateAlbumID == id } != nil)
+        #expect(store.playableAlbumIDs.first == id)
+        #expect(await store.addToCrate(discID: gone.id) == nil)
+        #expect(store.state.value.message == "This album is already in your crate.")
         store.stop()
     }
 }
