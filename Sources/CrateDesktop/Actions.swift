@@ -7,6 +7,8 @@ enum Actions {
         ("win.scan", ["<Control>o"]),
         ("win.paste", ["<Control>v"]),
         ("win.show-history", ["<Control>h"]),
+        ("win.show-cds", ["<Control>d"]),
+        ("win.show-diagnostics", ["<Control><Shift>d"]),
         ("win.search", ["<Control>f"]),
         ("win.undo", ["<Control>z"]),
         ("win.close", ["<Control>w"]),

@@ -26,6 +26,7 @@ extension CrateApplication {
         self.mpris = mpris
         window.attachScanning(model.scans, model: model)
         window.attachWall(model.wall, detail: model.wallDetail)
+        attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }
@@ -62,7 +63,9 @@ extension CrateApplication {
             window?.banner.show("Preferences are unavailable until the library opens.", isError: true)
             return
         }
-        let preferences = PreferencesWindow(parent: window?.widget, store: model.makePreferences())
+        let store = model.makePreferences()
+        let preferences = PreferencesWindow(parent: window?.widget, store: store)
+        addMusicPage(to: preferences, store: store)
         preferencesWindow = preferences
         if TestEvents.isEnabled {
             TestEvents.note("preferences shown")

@@ -67,6 +67,7 @@ extension MainWindow {
         adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: "Main menu", items: [
             ("_Preferences", "app.preferences"),
             ("_Keyboard Shortcuts", "app.shortcuts"),
+            ("_Diagnostics", "win.show-diagnostics"),
             ("_About Crate", "app.about"),
             ("_Quit", "app.quit"),
         ]))

@@ -69,6 +69,8 @@ final class MainWindow {
     let contentBox: UnsafeMutablePointer<GtkWidget>
     var detailPane: AlbumDetailPane?
     var tokens: [ObservationToken] = []
+    /// Watches and re-indexes the music folders (see MainWindow+CDs).
+    var musicFolders: MusicFolderMonitor?
 
     init(application: UnsafeMutablePointer<GtkApplication>) {
         widget = adw_application_window_new(application)!

@@ -22,6 +22,8 @@ final class MprisService {
     private var registrations: [guint] = []
     private var token: ObservationToken?
     private var published: [String: String] = [:]
+    /// What the Diagnostics view says about MPRIS.
+    private(set) var statusText = "Not started"
 
     init(store: PlaybackStore, artworkDirectory: URL) {
         self.store = store
@@ -32,6 +34,7 @@ final class MprisService {
     func start() {
         guard ownerID == 0 else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
+        statusText = "Waiting for the session bus"
         ownerID = g_bus_own_name(G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_NONE, mprisBusAcquired, nil, mprisNameLost, data, nil)
         token = store.state.subscribe { [weak self] _ in self?.emitChanges() }
     }
@@ -67,9 +70,11 @@ final class MprisService {
         }
         g_dbus_node_info_unref(node)
         published = snapshot()
+        statusText = registrations.count == 2 ? "Published on the session bus as \(Self.busName)" : "Could not publish on the session bus"
     }
 
     fileprivate func nameLost() {
+        statusText = "Not available: no session bus, or another Crate owns \(Self.busName)"
         Log.debug("MPRIS: no session bus, or another Crate owns \(Self.busName)")
     }
 

@@ -15,6 +15,8 @@ final class PlaybackBar {
     private let playButton: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
     private var shownArtwork: String?
+    /// The time text last shown (UI tests follow it to see the bar advance).
+    private var shownTime = ""
 
     init(store: PlaybackStore) {
         widget = gtk_revealer_new()!
@@ -61,7 +63,10 @@ final class PlaybackBar {
         Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { "\($0.disc > 1 ? "\($0.disc)." : "")\($0.position). \($0.title)" } ?? "")
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
-        Gtk.setText(timeLabel, "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))")
+        let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
+        Gtk.setText(timeLabel, time)
+        if TestEvents.isEnabled, time != shownTime { TestEvents.note("bar-time \(time) fraction=\(String(format: "%.3f", fraction))") }
+        shownTime = time
         let playing = state.status == .playing
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         Gtk.setAccessibleLabel(playButton, playing ? "Pause (Space)" : "Play (Space)")

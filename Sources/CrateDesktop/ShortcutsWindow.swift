@@ -22,6 +22,8 @@ enum ShortcutsWindow {
         ]),
         ("Crate", [
             ("win.search", "Search the crate"),
+            ("win.show-cds", "Show the CD Wallet"),
+            ("win.show-diagnostics", "Diagnostics: music folders, formats, CDs playlist"),
         ]),
         ("Playback", [
             ("player.toggle-play", "Play / pause"),

@@ -35,6 +35,10 @@ public struct PreferencesState: Equatable, Sendable {
     public var budgetCost = ""
     /// This month's usage, for the Usage group (nil until read).
     public var usage: UsageOverview?
+    /// The music folders this session indexes (saved, or `$CRATE_MUSIC_DIRS`, else the default).
+    public var musicFolders: [String] = []
+    /// True when none is saved and `xdg-user-dir MUSIC` is used.
+    public var musicFoldersAreDefault = true
 
     public init() {}
 }
@@ -95,9 +99,11 @@ public final class PreferencesStore {
     /// Called after a save that changed the provider or stored a key: photos that failed or
     /// waited get another try.
     public var onCredentialsChanged: (() -> Void)?
+    /// Called after the music folders changed (the window re-indexes them).
+    public var onMusicFoldersChanged: (() -> Void)?
 
-    private let environment: AppEnvironment
-    private var saved: Settings
+    let environment: AppEnvironment
+    var saved: Settings
     /// What was typed per provider, so switching back and forth keeps it until Save.
     private var endpointTexts: [ProviderKind: String] = [:]
     private var modelTexts: [ProviderKind: String] = [:]
@@ -133,6 +139,7 @@ public final class PreferencesStore {
                 : "This session also uses \(names), which win over what is saved here and are never saved."
         }
         state.set(initial)
+        showMusicFolders()
         showProvider(saved.provider)
         showListenBrainzToken()
     }

@@ -107,6 +107,14 @@ struct ErrorMessageWalkTests {
             case .cost: 1
             }
         },
+        Walk([MusicFolderInputError.notAFolder("/home/u/notes.txt"), .alreadyAdded("/home/u/Music"),
+              .insideAnother(folder: "/home/u/Music/Jazz", parent: "/home/u/Music")], cases: 3) {
+            switch $0 {
+            case .notAFolder: 0
+            case .alreadyAdded: 1
+            case .insideAnother: 2
+            }
+        },
         Walk([PriceTableError.unreadable(path: "/config/crate/provider-prices.json"), .malformed(path: "/config/crate/provider-prices.json"),
               .invalidPrice(path: "/config/crate/provider-prices.json", provider: "anthropic", model: "claude-sonnet-4*", field: "input")], cases: 3) {
             switch $0 {

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What the CDs page and the Diagnostics view show.
+public struct CDsState: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
+        case loading
+        case loaded
+        case failed(String)
+    }
+
+    public var phase: Phase = .loading
+    public var diagnostics: MusicDiagnostics?
+    /// A problem with the last intent (adding a disc to the crate), in plain words.
+    public var message: String?
+
+    public var wallet: CDWallet? { diagnostics?.wallet }
+
+    public init() {}
+}
+
+/// The "CDs" wallet and the music diagnostics for the window. Widgets read `state`; after
+/// `start()` the store rebuilds itself whenever the music index or the crate changes (from this
+/// process or another, e.g. `crate music scan`); `reload()` re-reads the playlist files, which
+/// the database does not see.
+@MainActor
+public final class CDsStore {
+    /// The tables the wallet and the diagnostics are read from.
+    public static let observedTables: Set<String> = [MusicFile.databaseTableName, Album.databaseTableName]
+
+    public let state = ObservableValue(CDsState())
+    private let database: AppDatabase
+    private let folders: @MainActor () -> [String]
+    private let formats: @Sendable () -> [FormatSupport]
+    private let observation = StoreObservation()
+    /// Bumped by every reload, so an older, slower read never overwrites a newer one.
+    private var generation = 0
+    /// Loads started so far (tests count them).
+    private(set) var reloadCount = 0
+
+    /// `folders` is read at every load (Preferences may change it); `formats` asks GStreamer
+    /// (off the main thread) which formats it can play.
+    public init(database: AppDatabase, folders: @escaping @MainActor () -> [String],
+                formats: @escaping @Sendable () -> [FormatSupport] = { [] }) {
+        self.database = database
+        self.folders = folders
+        self.formats = formats
+    }
+
+    /// Loads now and again after every change to the music index or the crate.
+    public func start() {
+        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+    }
+
+    public func stop() {
+        observation.stop()
+    }
+
+    /// Rebuilds the wallet and the diagnostics off the main thread.
+    public func reload() async {
+        generation += 1
+        reloadCount += 1
+        let mine = generation
+        let folders = self.folders()
+        let database = self.database
+        let formats = self.formats
+        let result: Result<MusicDiagnostics, Error> = await Task.detached(priority: .userInitiated) {
+            Result { try MusicDiagnostics.build(folders: folders, database: database, formats: formats()) }
+        }.value
+        guard mine == generation else { return }
+        state.update {
+            switch result {
+            case .success(let diagnostics):
+                $0.diagnostics = diagnostics
+                $0.phase = .loaded
+            case .failure(let error):
+                $0.phase = .failed(UserMessage.text(for: error))
+            }
+        }
+    }
+
+    /// Adds a wallet disc that is not in the crate yet (its whole album, tracks from the files);
+    /// the wallet rebuilds itself from the change. Returns the new album's id, or nil with the
+    /// reason in `state.message`.
+    @discardableResult
+    public func addToCrate(discID: String) async -> Int64? {
+        let database = self.database
+        let result = await Task.detached(priority: .userInitiated) {
+            Result { try MusicAlbumAdder.add(database: database, groupKey: discID).first?.id }
+        }.value
+        switch result {
+        case .success(let id):
+            state.update { $0.message = id == nil ? "This album is already in your crate." : nil }
+            return id
+        case .failure(let error):
+            state.update { $0.message = UserMessage.text(for: error) }
+            return nil
+        }
+    }
+
+    /// The crate album ids of the wallet's discs that are in the crate, in wallet order: what
+    /// plays after a disc (album after album, like the grid).
+    public var playableAlbumIDs: [Int64] {
+        state.value.wallet?.discs.compactMap(\.crateAlbumID) ?? []
+    }
+}

@@ -1,0 +1,206 @@
+import CGtk
+import Foundation
+import CrateCore
+
+/// The CD Wallet: the albums of the "CDs" playlist as a wallet of discs, in wallet order (artist
+/// sort key, album, id). Every disc is its whole album; a disc in the crate plays through the
+/// player (the wallet's later discs follow), one that is not says so; playlist entries that name
+/// no file of the music folder are listed under "Not in your music folder" with the reason.
+@MainActor
+final class CDsPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let summary: UnsafeMutablePointer<GtkWidget>
+    private let discList: UnsafeMutablePointer<GtkWidget>
+    private let missingHeading: UnsafeMutablePointer<GtkWidget>
+    private let missingList: UnsafeMutablePointer<GtkWidget>
+    private let empty = EmptyStateView(icon: "media-optical-symbolic", title: "No CDs playlist",
+                                       detail: "Put a playlist named CDs (CDs.m3u, CDs.m3u8 or CDs.xspf) in your music folder: every album it names becomes a disc in your wallet.")
+    /// Play pressed on a disc: its crate album id.
+    var onPlay: ((Int64) -> Void)?
+    /// "Add to Crate" pressed on a disc that is not in the crate: its disc id.
+    var onAdd: ((String) -> Void)?
+    /// The Diagnostics button.
+    var onDiagnostics: (() -> Void)?
+    /// The disc rows' play buttons, by crate album id (UI tests click them).
+    private(set) var playButtons: [(albumID: Int64, button: UnsafeMutablePointer<GtkWidget>)] = []
+    private var shown: CDWallet?
+
+    init() {
+        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        gtk_widget_set_margin_top(content, 18)
+        gtk_widget_set_margin_bottom(content, 18)
+        gtk_widget_set_margin_start(content, 12)
+        gtk_widget_set_margin_end(content, 12)
+
+        let top = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let titles = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+        gtk_widget_set_hexpand(titles, 1)
+        Gtk.append(titles, Gtk.label("CD Wallet", classes: ["title-2"]))
+        summary = Gtk.label("", classes: ["dim-label"])
+        Gtk.wrap(summary)
+        Gtk.append(titles, summary)
+        Gtk.append(top, titles)
+        let diagnostics = gtk_button_new_with_mnemonic("_Diagnostics")!
+        gtk_widget_set_tooltip_text(diagnostics, "Music folders, formats and the CDs playlist (Ctrl+Shift+D)")
+        gtk_widget_set_valign(diagnostics, GTK_ALIGN_START)
+        Gtk.append(top, diagnostics)
+        Gtk.append(content, top)
+
+        discList = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(crate_list_box(discList), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(discList, "boxed-list")
+        Gtk.setAccessibleLabel(discList, "Discs in the wallet")
+        Gtk.append(content, discList)
+
+        missingHeading = Gtk.label("Not in your music folder", classes: ["heading"])
+        gtk_widget_set_margin_top(missingHeading, 12)
+        Gtk.append(content, missingHeading)
+        missingList = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(crate_list_box(missingList), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(missingList, "boxed-list")
+        Gtk.append(content, missingList)
+
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(crate_clamp(clamp), 760)
+        adw_clamp_set_child(crate_clamp(clamp), content)
+        let scroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(crate_scrolled_window(scroller), clamp)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        let loading = gtk_spinner_new()!
+        gtk_spinner_start(OpaquePointer(loading))
+        gtk_widget_set_halign(loading, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(loading, GTK_ALIGN_CENTER)
+
+        // The empty page keeps the Diagnostics button: why there is no wallet is there.
+        let emptyBox = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        gtk_widget_set_valign(emptyBox, GTK_ALIGN_CENTER)
+        Gtk.append(emptyBox, empty.widget)
+        let emptyDiagnostics = gtk_button_new_with_mnemonic("Show _Diagnostics")!
+        gtk_widget_set_halign(emptyDiagnostics, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(emptyDiagnostics, "pill")
+        Gtk.append(emptyBox, emptyDiagnostics)
+        let emptyScroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(crate_scrolled_window(emptyScroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(crate_scrolled_window(emptyScroller), emptyBox)
+
+        stack = gtk_stack_new()!
+        gtk_stack_add_named(crate_stack(stack), loading, "loading")
+        gtk_stack_add_named(crate_stack(stack), scroller, "wallet")
+        gtk_stack_add_named(crate_stack(stack), emptyScroller, "empty")
+        gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
+        widget = stack
+
+        for button in [diagnostics, emptyDiagnostics] {
+            GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onDiagnostics?() }
+        }
+    }
+
+    func render(_ state: CDsState) {
+        switch state.phase {
+        case .loading:
+            gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
+        case .failed(let message):
+            empty.update(title: "The wallet could not be read", detail: message)
+            TestEvents.note("cds failed \(message)")
+            gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
+        case .loaded:
+            guard let wallet = state.wallet else { return }
+            if wallet.playlist == nil {
+                empty.update(title: "No CDs playlist", detail: wallet.choice + " Every album a CDs playlist names becomes a disc in your wallet.")
+                gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
+                shown = wallet
+                TestEvents.note("cds shown discs=0 unresolved=0 playlist=none")
+                return
+            }
+            gtk_stack_set_visible_child_name(crate_stack(stack), "wallet")
+            guard wallet != shown else { return }
+            shown = wallet
+            fill(wallet)
+        }
+    }
+
+    private func fill(_ wallet: CDWallet) {
+        let discs = wallet.discs.count
+        let playlistName = wallet.playlist.map { PathBytes.displayName($0.path) } ?? ""
+        let discText = discs == 1 ? "1 disc" : "\(discs) discs"
+        Gtk.setText(summary, "\(discText) from \(playlistName)")
+        Self.removeRows(discList)
+        Self.removeRows(missingList)
+        playButtons = []
+        for disc in wallet.discs {
+            gtk_list_box_append(crate_list_box(discList), discRow(disc))
+        }
+        gtk_widget_set_visible(discList, discs > 0 ? 1 : 0)
+        let unresolved = wallet.entries.filter { $0.discID == nil }
+        for entry in unresolved {
+            gtk_list_box_append(crate_list_box(missingList), missingRow(entry))
+        }
+        gtk_widget_set_visible(missingHeading, unresolved.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(missingList, unresolved.isEmpty ? 0 : 1)
+        TestEvents.note("cds shown discs=\(discs) unresolved=\(unresolved.count) playlist=\((playlistName as NSString).lastPathComponent)")
+    }
+
+    private func discRow(_ disc: WalletDisc) -> UnsafeMutablePointer<GtkWidget> {
+        let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { edge(row, 8) }
+        gtk_widget_set_margin_start(row, 12)
+        gtk_widget_set_margin_end(row, 8)
+        let icon = gtk_image_new_from_icon_name("media-optical-symbolic")!
+        gtk_image_set_pixel_size(crate_image(icon), 32)
+        gtk_widget_add_css_class(icon, "dim-label")
+        Gtk.append(row, icon)
+        let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+        gtk_widget_set_hexpand(text, 1)
+        gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
+        let title = Gtk.label(disc.title, classes: ["heading"])
+        Gtk.wrap(title)
+        let artist = Gtk.label(disc.artist)
+        Gtk.wrap(artist)
+        var details = disc.trackCount == 1 ? "1 track" : "\(disc.trackCount) tracks"
+        if disc.discCount > 1 { details = "\(disc.discCount) discs · " + details }
+        if disc.crateAlbumID == nil { details += " · not in your crate" }
+        let detail = Gtk.label(details, classes: ["dim-label", "caption"])
+        Gtk.wrap(detail)
+        for label in [title, artist, detail] { Gtk.append(text, label) }
+        Gtk.append(row, text)
+        if let id = disc.crateAlbumID {
+            let play = Gtk.iconButton("media-playback-start-symbolic", label: "Play \(disc.title)")
+            gtk_widget_add_css_class(play, "circular")
+            gtk_widget_set_valign(play, GTK_ALIGN_CENTER)
+            GObjectScope.of(play).connect(play, "clicked") { [weak self] in self?.onPlay?(id) }
+            Gtk.append(row, play)
+            playButtons.append((id, play))
+        } else {
+            let add = Gtk.iconButton("list-add-symbolic", label: "Add \(disc.title) to the crate")
+            gtk_widget_add_css_class(add, "circular")
+            gtk_widget_set_valign(add, GTK_ALIGN_CENTER)
+            let discID = disc.id
+            GObjectScope.of(add).connect(add, "clicked") { [weak self] in self?.onAdd?(discID) }
+            Gtk.append(row, add)
+        }
+        return row
+    }
+
+    private func missingRow(_ entry: WalletEntry) -> UnsafeMutablePointer<GtkWidget> {
+        let row = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+        for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { edge(row, 8) }
+        gtk_widget_set_margin_start(row, 12)
+        gtk_widget_set_margin_end(row, 12)
+        let name = Gtk.label(entry.text)
+        Gtk.wrap(name)
+        let reason = Gtk.label("Line \(entry.line): \(entry.problem ?? "not resolved")", classes: ["dim-label", "caption"])
+        Gtk.wrap(reason)
+        Gtk.append(row, name)
+        Gtk.append(row, reason)
+        return row
+    }
+
+    static func removeRows(_ list: UnsafeMutablePointer<GtkWidget>) {
+        while let child = gtk_widget_get_first_child(list) {
+            gtk_list_box_remove(crate_list_box(list), child)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CGtk
+import CrateAudio
+import CrateCore
+import Foundation
+
+extension CrateApplication {
+    func attachCDs(to window: MainWindow, model: AppModel, player: any Player, playerProblem: String?) {
+        let folders: @MainActor () -> [String] = { [weak model] in
+            guard let model else { return [] }
+            return MusicFolders.resolve(settings: model.services.settings, environment: model.environment.variables)
+        }
+        // The music folders are indexed at start and watched while the window is open.
+        let index = MusicIndexStore(database: model.environment.database)
+        let monitor = MusicFolderMonitor(store: index, folders: folders)
+        window.musicFolders = monitor
+        GObjectScope.of(window.widget).connect(window.widget, "destroy") { monitor.stop() }
+        monitor.start()
+        let store = CDsStore(database: model.environment.database, folders: folders, formats: {
+            AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
+        })
+        window.attachCDs(store, playerText: Self.describePlayer(player, problem: playerProblem)) { [weak self] in
+            self?.mpris?.statusText ?? "Not started"
+        }
+    }
+
+    static func describePlayer(_ player: any Player, problem: String?) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if player is GStreamerPlayer {
+            let sink = environment["CRATE_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
+            return "GStreamer, gapless (sink: \(sink.map { "\($0), from CRATE_AUDIO_SINK" } ?? "the default audio device"))"
+        }
+        if let problem { return "Simulated (no sound): GStreamer could not start. \(problem)" }
+        return "Simulated (no sound): CRATE_PLAYER=log"
+    }
+
+    /// Preferences' Music page; a change of folders re-indexes them and moves the watches.
+    func addMusicPage(to preferences: PreferencesWindow, store: PreferencesStore) {
+        let monitor = window?.musicFolders
+        let page = MusicFoldersPage(store: store, index: monitor?.store)
+        store.onMusicFoldersChanged = { [weak monitor] in monitor?.foldersChanged() }
+        adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(page.widget))
+    }
+}

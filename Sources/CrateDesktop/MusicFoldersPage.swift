@@ -1,0 +1,113 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// Preferences' "Music" page: the music folders (default `xdg-user-dir MUSIC`), Add Folder…
+/// (a native select-folder chooser), a remove button per folder, and the re-index under way or
+/// what the last one found. Changes save at once and re-index (through `onMusicFoldersChanged`).
+@MainActor
+final class MusicFoldersPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let store: PreferencesStore
+    private let group: UnsafeMutablePointer<GtkWidget>
+    private let statusRow: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let errorLabel: UnsafeMutablePointer<GtkWidget>
+    private var folderRows: [UnsafeMutablePointer<GtkWidget>] = []
+    private var shownFolders: [String]?
+    private var tokens: [ObservationToken] = []
+
+    init(store: PreferencesStore, index: MusicIndexStore?) {
+        self.store = store
+        widget = adw_preferences_page_new()!
+        adw_preferences_page_set_title(crate_preferences_page(widget), "Music")
+        adw_preferences_page_set_icon_name(crate_preferences_page(widget), "folder-music-symbolic")
+        group = adw_preferences_group_new()!
+        adw_preferences_group_set_title(crate_preferences_group(group), "Music Folders")
+        adw_preferences_group_set_description(crate_preferences_group(group),
+            "Crate plays the albums it finds here and watches these folders while it runs. Files are read, never changed.")
+        let add = gtk_button_new_with_mnemonic("_Add Folder…")!
+        gtk_widget_add_css_class(add, "flat")
+        adw_preferences_group_set_header_suffix(crate_preferences_group(group), add)
+
+        let statusGroup = adw_preferences_group_new()!
+        statusRow = adw_action_row_new()!
+        adw_preferences_row_set_use_markup(crate_preferences_row(statusRow), 0)
+        adw_preferences_row_set_title(crate_preferences_row(statusRow), "Index")
+        adw_action_row_set_subtitle_lines(crate_action_row(statusRow), 4)
+        spinner = gtk_spinner_new()!
+        adw_action_row_add_suffix(crate_action_row(statusRow), spinner)
+        adw_preferences_group_add(crate_preferences_group(statusGroup), statusRow)
+        errorLabel = Gtk.label("", classes: ["error"])
+        Gtk.wrap(errorLabel)
+        gtk_widget_set_visible(errorLabel, 0)
+        adw_preferences_group_add(crate_preferences_group(statusGroup), errorLabel)
+
+        adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(group))
+        adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(statusGroup))
+        GObjectScope.of(widget).connect(add, "clicked") { [weak self] in self?.chooseFolder() }
+        GObjectScope.of(widget).keepAlive(self)
+
+        store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        index?.state.subscribe(initial: true) { [weak self] state in self?.render(index: state) }.store(in: &tokens)
+        if index == nil { adw_action_row_set_subtitle(crate_action_row(statusRow), "Indexed when the main window is open.") }
+    }
+
+    private func render(_ state: PreferencesState) {
+        if let message = state.errorMessage {
+            Gtk.setText(errorLabel, message)
+            gtk_widget_set_visible(errorLabel, 1)
+        } else {
+            gtk_widget_set_visible(errorLabel, 0)
+        }
+        let key = state.musicFolders + [state.musicFoldersAreDefault ? "default" : ""]
+        guard key != shownFolders else { return }
+        shownFolders = key
+        for row in folderRows { adw_preferences_group_remove(crate_preferences_group(group), row) }
+        folderRows = []
+        for folder in state.musicFolders {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_use_markup(crate_preferences_row(row), 0)
+            adw_preferences_row_set_title(crate_preferences_row(row), PathBytes.displayName(folder))
+            if state.musicFoldersAreDefault {
+                adw_action_row_set_subtitle(crate_action_row(row), "Your Music folder (the default until you add one)")
+            } else {
+                let remove = Gtk.iconButton("user-trash-symbolic", label: "Stop indexing \(PathBytes.displayName(folder))")
+                gtk_widget_add_css_class(remove, "flat")
+                gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
+                GObjectScope.of(remove).connect(remove, "clicked") { [weak self] in
+                    TestEvents.note("music-folder removed")
+                    self?.store.removeMusicFolder(folder)
+                }
+                adw_action_row_add_suffix(crate_action_row(row), remove)
+            }
+            adw_preferences_group_add(crate_preferences_group(group), row)
+            folderRows.append(row)
+        }
+        TestEvents.note("music-folders \(state.musicFolders.count) default=\(state.musicFoldersAreDefault)")
+    }
+
+    private func render(index: MusicIndexState) {
+        adw_action_row_set_subtitle(crate_action_row(statusRow), index.summary)
+        if index.isIndexing { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        gtk_widget_set_visible(spinner, index.isIndexing ? 1 : 0)
+    }
+
+    private func chooseFolder() {
+        let parent = gtk_widget_get_root(widget).map { crate_window(UnsafeMutableRawPointer($0)) } ?? nil
+        let chooser = gtk_file_chooser_native_new("Add a Music Folder", parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Add", "_Cancel")!
+        let fileChooser = chooser
+        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
+            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
+            guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
+                  let file = gtk_file_chooser_get_file(fileChooser) else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            guard let raw = g_file_get_path(file) else { return }
+            let path = String(cString: raw)
+            g_free(raw)
+            TestEvents.note("music-folder chosen")
+            self?.store.addMusicFolder(path)
+        }
+        gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))
+    }
+}
