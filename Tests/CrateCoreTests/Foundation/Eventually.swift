@@ -3,7 +3,7 @@ import Foundation
 /// Waits, letting other main-actor work run, until `condition` holds. Returns how long that
 /// took, or nil when `timeout` passed first.
 @MainActor
-func waitFor(timeout: Duration = .seconds(2), _ condition: () -> Bool) async -> Duration? {
+func waitFor(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Duration? {
     let clock = ContinuousClock()
     let start = clock.now
     while !condition() {
