@@ -42,28 +42,50 @@ extension AppDatabase {
         try checkWritable()
         let unavailableJSON = String(decoding: try JSONEncoder().encode(unavailable), as: UTF8.self)
         try guardedWrite { db in
-            var cached: [String: (String?, String)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, artworkPath, artworkStatus FROM wall_item WHERE artworkStatus != 'pending'") {
-                cached[row["releaseGroupId"]] = (row["artworkPath"], row["artworkStatus"])
-            }
-            var start = 0
-            if append {
-                start = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM wall_item")) ?? 0
-            } else {
-                try db.execute(sql: "DELETE FROM wall_item")
-            }
-            for (offset, item) in items.enumerated() {
-                let art = cached[item.releaseGroupID.rawValue]
-                try db.execute(sql: """
-                    INSERT INTO wall_item (position, signal, releaseGroupId, title, artist, releaseId, artUrl, artworkPath, artworkStatus)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [start + offset, item.signal.rawValue, item.releaseGroupID.rawValue, item.title, item.artist,
-                                     item.releaseID?.rawValue, item.artURL?.absoluteString, art?.0, art?.1 ?? ArtworkStatus.pending.rawValue])
-            }
+            try Self.writeWallItems(db, items, append: append)
             try db.execute(sql: """
                 INSERT INTO wall_state (id, dial, builtAt, unavailable) VALUES (1, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET dial = excluded.dial, builtAt = excluded.builtAt, unavailable = excluded.unavailable
                 """, arguments: [dial.rawValue, date, unavailableJSON])
+        }
+    }
+
+    /// Puts a finished wall in place of the wall shown while one of its sources was still
+    /// answering, in one transaction, only when the stored tiles are still exactly `expecting`
+    /// (no other refresh or "more" came in between). Returns whether it did.
+    @discardableResult
+    public func replaceWall(expecting: [MBID], with items: [WallItem], unavailable: [WallUnavailable]) throws -> Bool {
+        try checkWritable()
+        let unavailableJSON = String(decoding: try JSONEncoder().encode(unavailable), as: UTF8.self)
+        return try guardedWrite { db in
+            let stored = try String.fetchAll(db, sql: "SELECT releaseGroupId FROM wall_item ORDER BY position")
+            guard stored == expecting.map(\.rawValue) else { return false }
+            try Self.writeWallItems(db, items, append: false)
+            try db.execute(sql: "UPDATE wall_state SET unavailable = ? WHERE id = 1", arguments: [unavailableJSON])
+            return true
+        }
+    }
+
+    /// Writes the tiles (after the stored ones with `append`, else in their place), keeping art
+    /// already cached for a release group.
+    private static func writeWallItems(_ db: Database, _ items: [WallItem], append: Bool) throws {
+        var cached: [String: (String?, String)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, artworkPath, artworkStatus FROM wall_item WHERE artworkStatus != 'pending'") {
+            cached[row["releaseGroupId"]] = (row["artworkPath"], row["artworkStatus"])
+        }
+        var start = 0
+        if append {
+            start = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM wall_item")) ?? 0
+        } else {
+            try db.execute(sql: "DELETE FROM wall_item")
+        }
+        for (offset, item) in items.enumerated() {
+            let art = cached[item.releaseGroupID.rawValue]
+            try db.execute(sql: """
+                INSERT INTO wall_item (position, signal, releaseGroupId, title, artist, releaseId, artUrl, artworkPath, artworkStatus)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [start + offset, item.signal.rawValue, item.releaseGroupID.rawValue, item.title, item.artist,
+                                 item.releaseID?.rawValue, item.artURL?.absoluteString, art?.0, art?.1 ?? ArtworkStatus.pending.rawValue])
         }
     }
 
