@@ -10,7 +10,9 @@ extension CrateApplication {
         let database = try AppDatabase.open(paths: paths)
         StartupTiming.mark("library opened")
         let (player, playerProblem) = Self.makePlayer(paths: paths)
+        StartupTiming.mark("player made")
         let model = AppModel(environment: .live(database: database, paths: paths), player: player)
+        StartupTiming.mark("app model built")
         self.model = model
         // Real playback plays files from the music folder; the log player plays track lists.
         if player is GStreamerPlayer { model.playback.albumFiles = .musicFolder(database) }

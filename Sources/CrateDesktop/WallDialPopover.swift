@@ -59,6 +59,7 @@ final class WallDialPopover {
                     let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
                     for (position, check) in self.checks { TestEvents.reportPoint("dial-\(position.rawValue)", of: check, x: 10, in: window) }
                 }
+                GObjectScope.of(widget).connect(popover, "closed") { TestEvents.note("dial closed") }
             }
         }
         updating = true

@@ -56,9 +56,11 @@ public struct WallBuilder: Sendable {
         // either way), with a quarter more for what filtering drops (live albums, duplicates,
         // dislikes), so a failed signal's share can be given to the others.
         let request = WallSourceRequest(count: min(100, max(count + count / 4, 10)), page: page)
-        let (outcomes, rests, timings) = await fetchAll(weights.map(\.0), request: request)
+        let (outcomes, rests, timings, shares) = await fetchAll(weights.map(\.0), request: request)
         let blocked = excluding.union(disliked)
-        let plan = WallPlan.make(weights: weights, count: count, blocked: blocked, outcomes: outcomes, pending: Set(rests.keys))
+        var pending: [WallSignal: Double] = [:]
+        for signal in rests.keys { pending[signal] = shares[signal] ?? 0 }
+        let plan = WallPlan.make(weights: weights, count: count, blocked: blocked, outcomes: outcomes, pending: pending)
         let ready = BuiltWall(dial: dial, items: plan.items(filling: [:]), planned: plan.planned, unavailable: plan.unavailable,
                               pending: plan.slotsBySignal.keys.sorted())
         // A second round trip whose places all went elsewhere still runs to its end (the
@@ -76,11 +78,12 @@ public struct WallBuilder: Sendable {
     typealias Rest = Task<Result<[WallItem], Error>, Never>
 
     /// Every signal's first answer side by side, each cut off after `timeout`, with the time
-    /// each took (milliseconds). A signal that needs a second round trip starts it at once; it
-    /// has what is left of the signal's `timeout`.
-    private func fetchAll(_ signals: [WallSignal], request: WallSourceRequest) async -> ([WallSignal: Result<[WallItem], Error>], [WallSignal: Rest], [WallSignal: Double]) {
+    /// each took (milliseconds). A signal that needs a second round trip starts it at once, with
+    /// a time limit of its own (the wall is shown meanwhile, so it holds nothing back).
+    private func fetchAll(_ signals: [WallSignal], request: WallSourceRequest)
+        async -> ([WallSignal: Result<[WallItem], Error>], [WallSignal: Rest], [WallSignal: Double], [WallSignal: Double]) {
         let sources = self.sources, timeout = self.timeout
-        return await withTaskGroup(of: (WallSignal, Result<[WallItem], Error>, Rest?, Double).self) { group in
+        return await withTaskGroup(of: (WallSignal, Result<[WallItem], Error>, Rest?, Double, Double).self) { group in
             for signal in signals {
                 guard let source = sources[signal] else { continue }
                 group.addTask {
@@ -89,27 +92,29 @@ public struct WallBuilder: Sendable {
                     let elapsed = (ContinuousClock.now - start).seconds
                     switch result {
                     case .failure(let error):
-                        return (signal, .failure(error), nil, elapsed * 1000)
+                        return (signal, .failure(error), nil, elapsed * 1000, 0)
                     case .success(let answer):
                         let rest = answer.rest.map { rest in
-                            Task { await WallBuilder.withTimeout(max(0, timeout - elapsed)) { try await rest() } }
+                            Task { await WallBuilder.withTimeout(timeout) { try await rest() } }
                         }
-                        return (signal, .success(answer.items), rest, elapsed * 1000)
+                        return (signal, .success(answer.items), rest, elapsed * 1000, answer.restShare)
                     }
                 }
             }
             var results: [WallSignal: Result<[WallItem], Error>] = [:]
             var rests: [WallSignal: Rest] = [:]
             var timings: [WallSignal: Double] = [:]
-            for await (signal, result, rest, ms) in group {
+            var shares: [WallSignal: Double] = [:]
+            for await (signal, result, rest, ms, share) in group {
                 results[signal] = result
                 rests[signal] = rest
                 timings[signal] = ms
+                shares[signal] = share
             }
             for signal in signals where results[signal] == nil {
                 results[signal] = .failure(WallError.notConfigured(signal == .wildCard ? "MusicBrainz" : "ListenBrainz"))
             }
-            return (results, rests, timings)
+            return (results, rests, timings, shares)
         }
     }
 
@@ -175,7 +180,7 @@ struct WallPlan: Sendable {
     var slotsBySignal: [WallSignal: Int]
 
     static func make(weights: [(WallSignal, Double)], count: Int, blocked: Set<MBID>,
-                     outcomes: [WallSignal: Result<[WallItem], Error>], pending: Set<WallSignal>) -> WallPlan {
+                     outcomes: [WallSignal: Result<[WallItem], Error>], pending: [WallSignal: Double]) -> WallPlan {
         let retag = { (signal: WallSignal, item: WallItem) -> WallItem in
             var item = item
             item.signal = signal
@@ -186,8 +191,10 @@ struct WallPlan: Sendable {
         let planned = WallMath.counts(weights, total: count)
         var marked: [MBID: Int] = [:]
         var withMarks = outcomes
-        for signal in pending {
-            let known = (try? outcomes[signal]?.get()) ?? []
+        for (signal, share) in pending {
+            // `share` of its places wait for the rest whatever the first answer had.
+            let kept = (planned[signal] ?? 0) - Int((Double(planned[signal] ?? 0) * min(max(share, 0), 1)).rounded(.up))
+            let known = Array(((try? outcomes[signal]?.get()) ?? []).prefix(max(0, kept)))
             var marks: [WallItem] = []
             for n in 0..<(planned[signal] ?? 0) {
                 guard let id = MBID(validating: UUID().uuidString) else { continue }
@@ -211,7 +218,7 @@ struct WallPlan: Sendable {
         }
         // Stand-ins: the other signals' next albums, by weight, interleaved among themselves.
         let waiting = next.values.reduce(0, +)
-        let others = weights.filter { !pending.contains($0.0) }
+        let others = weights.filter { pending[$0.0] == nil }
         var supply: [WallSignal: [WallItem]] = [:]
         for (signal, _) in others {
             let items = (try? outcomes[signal]?.get()) ?? []

@@ -141,12 +141,22 @@ extension AppServices {
         return .live(settings: settings, user: settings.listenBrainzUser, token: token, transport: environment.transport, limiter: environment.limiter)
     }
 
+    /// Albums by artists similar to the favourites' artists (ListenBrainz labs + MusicBrainz);
+    /// nil offline.
+    public func favouriteArtistAlbums() -> FavouriteArtistAlbums? {
+        guard let musicBrainz else { return nil }
+        let http = ResilientHTTPClient(base: environment.transport, policy: .listenBrainz, limiter: environment.limiter)
+        let similar = SimilarArtistsClient(http: http, baseURL: settings.endpoints.listenBrainzLabs,
+                                           userAgent: "Crate/\(CrateVersion.string) ( \(settings.musicBrainzContact) )")
+        return FavouriteArtistAlbums(database: environment.database, similar: similar, musicBrainz: musicBrainz, coverArt: settings.endpoints.coverArtArchive)
+    }
+
     /// The wall's five live sources.
     public func wallSources(listenBrainz: ListenBrainzClient?, genres: [String]) -> [any WallSource] {
         let art = settings.endpoints.coverArtArchive
         var sources: [any WallSource] = [
             ListeningHistorySource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
-            RecommendationsSource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
+            RecommendationsSource(listenBrainz: listenBrainz, database: environment.database, coverArt: art, similarArtists: favouriteArtistAlbums()),
         ]
         if let listenBrainz {
             sources.append(PopularChartsSource(listenBrainz: listenBrainz, coverArt: art))

@@ -38,6 +38,10 @@ public struct WallSourceAnswer: Sendable {
     /// The albums a second round trip finds (in the source's order, `items` not repeated); nil
     /// when the first answer is all there is.
     public var rest: (@Sendable () async throws -> [WallItem])?
+    /// The part of the signal's places kept for the rest even when `items` could fill them all
+    /// (0: the rest only fills what `items` cannot). The rest then repeats the albums of `items`
+    /// it wants in those places; the wall skips the ones it already shows.
+    public var restShare: Double = 0
 
     public init(items: [WallItem], rest: (@Sendable () async throws -> [WallItem])? = nil) {
         self.items = items
@@ -120,11 +124,14 @@ public struct RecommendationsSource: WallSource {
     let listenBrainz: ListenBrainzClient?
     let database: AppDatabase?
     let coverArt: URL
+    /// Albums by artists similar to the favourites' artists (nil: not used).
+    let similarArtists: FavouriteArtistAlbums?
 
-    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase?, coverArt: URL) {
+    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase?, coverArt: URL, similarArtists: FavouriteArtistAlbums? = nil) {
         self.listenBrainz = listenBrainz
         self.database = database
         self.coverArt = coverArt
+        self.similarArtists = similarArtists
     }
 
     public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
@@ -137,6 +144,41 @@ public struct RecommendationsSource: WallSource {
     /// library, and, when those do not fill the request, the batched lookup of the others as
     /// the rest (the second round trip, which the wall does not wait for).
     public func answer(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
+        guard let similarArtists, await similarArtists.hasFavourites() else { return try await collaborative(request) }
+        // A third of the share goes to albums by artists similar to the favourites' artists:
+        // they take three round trips (similar artists, then their albums), so they always come
+        // as the rest, alternating with the collaborative albums not shown first.
+        let wanted = request.count * (request.page + 1)
+        let first: WallSourceAnswer
+        do {
+            first = try await collaborative(request)
+        } catch WallError.notConfigured {
+            first = WallSourceAnswer(items: [])
+        }
+        let collaborativeRest = first.rest
+        let skip = request.count * request.page
+        var answer = WallSourceAnswer(items: first.items) {
+            async let similar = attempt { try await similarArtists.albums(count: wanted) }
+            async let more = attempt { try await collaborativeRest?() ?? [] }
+            let (similarResult, moreResult) = await (similar, more)
+            if case .failure(let error) = similarResult { Log.debug("Similar artists of favourites: \(UserMessage.text(for: error))") }
+            // The wall puts the albums it already shows aside; the ones it held back come again here.
+            let others = first.items + ((try? moreResult.get()) ?? [])
+            let liked = Array(((try? similarResult.get()) ?? []).dropFirst(skip))
+            var merged: [WallItem] = []
+            for index in 0..<max(liked.count, others.count) {
+                if index < liked.count { merged.append(liked[index]) }
+                if index < others.count { merged.append(others[index]) }
+            }
+            if merged.isEmpty, case .failure(let error) = similarResult { throw error }
+            return uniqueByReleaseGroup(merged)
+        }
+        answer.restShare = 1.0 / 3
+        return answer
+    }
+
+    /// ListenBrainz's collaborative filtering alone.
+    func collaborative(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
         guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured("a ListenBrainz user name") }
         let wanted = request.count * (request.page + 1)
         let skip = request.count * request.page

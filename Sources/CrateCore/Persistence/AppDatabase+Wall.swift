@@ -144,10 +144,12 @@ extension AppDatabase {
             guard previous != rating?.rawValue else { return false }
             if let rating {
                 try db.execute(sql: """
-                    INSERT INTO album_rating (releaseGroupId, rating, title, artist, releaseId, ratedAt) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO album_rating (releaseGroupId, rating, title, artist, releaseId, ratedAt, artistMbids) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(releaseGroupId) DO UPDATE SET rating = excluded.rating, title = excluded.title, artist = excluded.artist,
-                        releaseId = COALESCE(excluded.releaseId, album_rating.releaseId), ratedAt = excluded.ratedAt
-                    """, arguments: [group, rating.rawValue, album.title, album.artist, album.releaseID?.rawValue, date])
+                        releaseId = COALESCE(excluded.releaseId, album_rating.releaseId), ratedAt = excluded.ratedAt,
+                        artistMbids = COALESCE(excluded.artistMbids, album_rating.artistMbids)
+                    """, arguments: [group, rating.rawValue, album.title, album.artist, album.releaseID?.rawValue, date,
+                                     album.artistIDs.isEmpty ? nil : album.artistIDs.map(\.rawValue).joined(separator: " ")])
             } else {
                 try db.execute(sql: "DELETE FROM album_rating WHERE releaseGroupId = ?", arguments: [group])
             }
@@ -162,6 +164,30 @@ extension AppDatabase {
                     """, arguments: [group, album.releaseID?.rawValue, rating?.feedbackScore ?? 0, date, date])
             }
             return true
+        }
+    }
+
+    /// Favourited albums (newest first) with their artists: nil when not looked up yet, empty
+    /// when the album has none.
+    public func favouriteArtists(limit: Int) throws -> [(releaseGroup: MBID, artists: [MBID]?)] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT releaseGroupId, artistMbids FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit])
+                .compactMap { row -> (releaseGroup: MBID, artists: [MBID]?)? in
+                    guard let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
+                    let artists = (row["artistMbids"] as String?).map { $0.split(separator: " ").compactMap { MBID(validating: String($0)) } }
+                    return (group, artists)
+                }
+        }
+    }
+
+    /// Records the artists found for rated albums (an empty list: looked up, none).
+    public func setFavouriteArtists(_ artists: [MBID: [MBID]]) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            for (group, ids) in artists {
+                try db.execute(sql: "UPDATE album_rating SET artistMbids = ? WHERE releaseGroupId = ?",
+                               arguments: [ids.map(\.rawValue).joined(separator: " "), group.rawValue])
+            }
         }
     }
 
