@@ -30,6 +30,7 @@ extension CrateApplication {
         window.attachWall(model.wall, detail: model.wallDetail)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
+        StartupTiming.mark("stores started")
     }
 
     /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or
