@@ -10,7 +10,9 @@ extension CrateApplication {
         let database = try AppDatabase.open(paths: paths)
         StartupTiming.mark("library opened")
         let (player, playerProblem) = Self.makePlayer(paths: paths)
+        StartupTiming.mark("player made")
         let model = AppModel(environment: .live(database: database, paths: paths), player: player)
+        StartupTiming.mark("app model built")
         self.model = model
         // Real playback plays files from the music folder; the log player plays track lists.
         if player is GStreamerPlayer { model.playback.albumFiles = .musicFolder(database) }
@@ -29,6 +31,7 @@ extension CrateApplication {
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
+        StartupTiming.mark("stores started")
     }
 
     /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or

@@ -48,6 +48,7 @@ final class CrateApplication {
     // MARK: - Private
 
     private func startup() {
+        StartupTiming.mark("GTK started")
         Stylesheet.install()
         Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
         Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }
@@ -63,6 +64,7 @@ final class CrateApplication {
         }
         let window = MainWindow(application: app)
         self.window = window
+        StartupTiming.mark("window built")
         do {
             try openLibrary(in: window)
         } catch {

@@ -42,6 +42,8 @@ final class WallDialPopover {
                 let position = entry.position
                 GObjectScope.of(widget).connect(check, "toggled") { [weak self] in
                     guard let self, !self.updating, gtk_check_button_get_active(checkButton(check)) != 0 else { return }
+                    // A choice closes the list, as a menu does: the new wall is built in view.
+                    gtk_menu_button_popdown(crate_menu_button(self.widget))
                     self.onChoose?(position)
                 }
                 Gtk.append(list, check)
@@ -57,6 +59,7 @@ final class WallDialPopover {
                     let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
                     for (position, check) in self.checks { TestEvents.reportPoint("dial-\(position.rawValue)", of: check, x: 10, in: window) }
                 }
+                GObjectScope.of(widget).connect(popover, "closed") { TestEvents.note("dial closed") }
             }
         }
         updating = true

@@ -160,7 +160,18 @@ public enum ListenBrainzWorld {
             }
             return .json(#"{"code":200,"message":"Token valid.","valid":true,"user_name":"\#(user)"}"#, headers: headers)
         }
+        server.route("/similar-artists/json") { request in
+            let seeds = (request.queryItem("artist_mbids") ?? "").split(separator: ",").map(String.init)
+            return .json(SimilarArtistsFixtures.similarArtists(seeds: seeds), headers: headers, delay: latency)
+        }
         server.route("/ws/2/release-group") { request in
+            let query = request.queryItem("query") ?? ""
+            if query.contains("arid:") {
+                return .json(SimilarArtistsFixtures.albums(ofArtists: SimilarArtistsFixtures.ids("arid", in: query)), delay: latency)
+            }
+            if query.contains("rgid:") {
+                return .json(SimilarArtistsFixtures.releaseGroups(SimilarArtistsFixtures.ids("rgid", in: query)), delay: latency)
+            }
             let limit = min(Int(request.queryItem("limit") ?? "25") ?? 25, 100)
             let offset = Int(request.queryItem("offset") ?? "0") ?? 0
             return .json(ListenBrainzFixtures.releaseGroupSearch(namespace: WallNamespace.wildCard, count: limit, offset: offset), delay: latency)

@@ -1,6 +1,7 @@
 import CrateCore
 import CrateTestSupport
 import Foundation
+import Synchronization
 
 /// `crate-bench wall [--runs N] [--latency S]` (docs/performance.md):
 /// 1. the stored 60-tile wall read back as the window does on launch (open the library, read the
@@ -64,21 +65,42 @@ func benchWall(runs: Int, latency: TimeInterval) async throws {
     settings.endpoints.musicBrainz = server.url("/ws/2")
     settings.endpoints.coverArtArchive = server.url("/caa")
     settings.listenBrainzUser = "rob"
-    var cold: [Double] = [], warm: [Double] = []
+    var cold: [Double] = [], coldFinished: [Double] = [], warm: [Double] = []
     var perWall: [String: Int] = [:], perWarmWall: [String: Int] = [:]
+    var mbGaps: [Double] = []
+    var lastMusicBrainz: TimeInterval?
     for run in 0..<runs {
         let database = try AppDatabase.inMemory()
         let limiter = RateLimiter(clock: SystemNetworkClock())
         let environment = AppEnvironment(paths: paths, variables: ["CRATE_LISTENBRAINZ_TOKEN": "t"], database: database, limiter: limiter)
         let service = try environment.services(settings: settings).wallService(timeout: 5)
         let before = server.requests.count
+        let startUptime = ProcessInfo.processInfo.systemUptime
+        let readyAt = Mutex<Double?>(nil)
         var built: BuiltWall?
-        cold.append(await asyncMilliseconds { built = try? await service.refresh(dial: .mixed, count: 60) })
+        let start = DispatchTime.now().uptimeNanoseconds
+        coldFinished.append(await asyncMilliseconds {
+            built = try? await service.refresh(dial: .mixed, count: 60) { wall in
+                precondition(wall.items.count == 60, "ready wall: \(wall.items.count) tiles, \(wall.unavailable)")
+                readyAt.withLock { $0 = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+            }
+        })
+        cold.append(readyAt.withLock { $0 } ?? .infinity)
         precondition(built?.items.count == 60, "cold wall: \(built?.unavailable ?? [])")
+        precondition(built?.counts[.recommendations] ?? 0 > 0, "the recommendations never filled their places")
         if run == 0 {
+            print("new library, run 1: requests as they reached the server (ms after the refresh began):")
             for request in server.requests[before...] {
-                let service = request.path.hasPrefix("/ws/2") ? "MusicBrainz" : "ListenBrainz"
-                perWall[service, default: 0] += 1
+                print("  \(format((request.uptime - startUptime) * 1000)) \(request.method) \(request.path)")
+            }
+            print("  wall ready \(format(cold[0])) ms, finished (recommendations in their places) \(format(coldFinished[0])) ms")
+        }
+        for request in server.requests[before...] {
+            let service = request.path.hasPrefix("/ws/2") ? "MusicBrainz" : "ListenBrainz"
+            if run == 0 { perWall[service, default: 0] += 1 }
+            if service == "MusicBrainz" {
+                if let last = lastMusicBrainz { mbGaps.append(request.uptime - last) }
+                lastMusicBrainz = request.uptime
             }
         }
         // MusicBrainz's 1 request/second holds between walls too: wait out the slot, as a user would.
@@ -86,15 +108,28 @@ func benchWall(runs: Int, latency: TimeInterval) async throws {
         let beforeWarm = server.requests.count
         warm.append(await asyncMilliseconds { built = try? await service.refresh(dial: .mixed, count: 60) })
         precondition(built?.items.count == 60)
-        if run == 0 {
-            for request in server.requests[beforeWarm...] {
-                let service = request.path.hasPrefix("/ws/2") ? "MusicBrainz" : "ListenBrainz"
-                perWarmWall[service, default: 0] += 1
+        for request in server.requests[beforeWarm...] {
+            let service = request.path.hasPrefix("/ws/2") ? "MusicBrainz" : "ListenBrainz"
+            if run == 0 { perWarmWall[service, default: 0] += 1 }
+            if service == "MusicBrainz" {
+                if let last = lastMusicBrainz { mbGaps.append(request.uptime - last) }
+                lastMusicBrainz = request.uptime
             }
         }
         try await Task.sleep(nanoseconds: 1_200_000_000)
     }
-    print("fresh wall, every source after \(Int(latency * 1000)) ms: cold library \(format(median(cold))) ms, recording mappings known \(format(median(warm))) ms (medians of \(runs)); requests per wall: new library \(perWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); mappings known \(perWarmWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    // Where the first answers' time goes: each source on its own, in process.
+    do {
+        let database = try AppDatabase.inMemory()
+        let environment = AppEnvironment(paths: paths, variables: ["CRATE_LISTENBRAINZ_TOKEN": "t"], database: database, limiter: RateLimiter(clock: SystemNetworkClock()))
+        let service = try environment.services(settings: settings).wallService(timeout: 5)
+        let draft = await service.builder.start(dial: .mixed, count: 60)
+        print("first answer per source (new library): " + draft.timings.sorted { $0.key < $1.key }.map { "\($0.key.title) \(format($0.value)) ms" }.joined(separator: ", ")
+              + "; pending after the first answers: \(draft.ready.pending.map(\.title))")
+        _ = await draft.complete()
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+    }
+    print("fresh wall, every source after \(Int(latency * 1000)) ms: new library ready \(format(median(cold))) ms (finished, recommendations in place: \(format(median(coldFinished))) ms), recording mappings known \(format(median(warm))) ms (medians of \(runs)); requests per wall: new library \(perWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); mappings known \(perWarmWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); shortest gap between MusicBrainz requests \(mbGaps.min().map { format($0 * 1000) } ?? "n/a") ms")
 
     var processFresh: [Double] = []
     var env = variables

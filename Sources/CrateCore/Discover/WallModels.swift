@@ -64,12 +64,16 @@ public struct RatedAlbum: Equatable, Sendable {
     public var title: String
     public var artist: String
     public var releaseID: MBID?
+    /// The album's credited artists, when whoever rates it knows them (they seed the similar
+    /// artists of favourites; unknown ones are looked up later, in one batched search).
+    public var artistIDs: [MBID]
 
-    public init(releaseGroupID: MBID, title: String, artist: String, releaseID: MBID? = nil) {
+    public init(releaseGroupID: MBID, title: String, artist: String, releaseID: MBID? = nil, artistIDs: [MBID] = []) {
         self.releaseGroupID = releaseGroupID
         self.title = title
         self.artist = artist
         self.releaseID = releaseID
+        self.artistIDs = artistIDs
     }
 }
 

@@ -30,19 +30,40 @@ public struct WallService: Sendable {
     /// gave anything (offline, every service down), or only the crate answered and gave less
     /// than half a wall, the stored wall is kept and the built (empty) one is returned with its
     /// reasons.
-    public func refresh(dial: CrateDialPosition, count: Int = pageSize) async throws -> BuiltWall {
+    ///
+    /// The wall is stored as soon as every source's first answer is in (`ready` is then called
+    /// with it): the window shows it from there. A source that needs a second round trip
+    /// (recommendations mapped to their albums) then fills its places, and the stored wall is
+    /// updated in place, unless another refresh or "more" changed it meanwhile. Returns the
+    /// finished wall.
+    public func refresh(dial: CrateDialPosition, count: Int = pageSize,
+                        ready: (@Sendable (BuiltWall) -> Void)? = nil) async throws -> BuiltWall {
         let disliked = try dislikes()
-        var wall = await builder.build(dial: dial, count: count, disliked: disliked)
+        let draft = await builder.start(dial: dial, count: count, disliked: disliked)
+        var wall = draft.ready
+        var waiting = draft.isPending
+        if wall.items.isEmpty, waiting {
+            // Nothing to show before the second round trip: wait for it.
+            wall = await draft.complete()
+            waiting = false
+        }
         if Self.keepsStoredWall(built: wall, wanted: count, stored: try database.storedWall()) {
             // Offline (the crate alone answered): a thin wall would replace a full one.
             wall.items = []
         }
-        if !wall.items.isEmpty {
-            try database.saveWall(dial: dial, items: wall.items, unavailable: wall.unavailable)
-        } else {
+        guard !wall.items.isEmpty else {
             try database.setWallDial(dial)
+            ready?(wall)
+            return wall
         }
-        return wall
+        try database.saveWall(dial: dial, items: wall.items, unavailable: wall.unavailable)
+        ready?(wall)
+        guard waiting else { return wall }
+        let finished = await draft.complete()
+        if finished.items != wall.items || finished.unavailable != wall.unavailable {
+            try database.replaceWall(expecting: wall.items.map(\.releaseGroupID), with: finished.items, unavailable: finished.unavailable)
+        }
+        return finished
     }
 
     /// True when a refresh that reached only part of its sources gave less than half a wall
@@ -58,6 +79,7 @@ public struct WallService: Sendable {
         let stored = try database.storedWall() ?? StoredWall(dial: try database.wallDial())
         let shown = Set(stored.tiles.map(\.item.releaseGroupID))
         let page = max(1, stored.tiles.count / max(1, count))
+        // "More" is asked for by scrolling: it waits for every source's whole answer.
         let wall = await builder.build(dial: stored.dial, count: count, excluding: shown, disliked: try dislikes(), page: page)
         if !wall.items.isEmpty {
             try database.saveWall(dial: stored.dial, items: wall.items, unavailable: wall.unavailable, append: true)
@@ -119,12 +141,22 @@ extension AppServices {
         return .live(settings: settings, user: settings.listenBrainzUser, token: token, transport: environment.transport, limiter: environment.limiter)
     }
 
+    /// Albums by artists similar to the favourites' artists (ListenBrainz labs + MusicBrainz);
+    /// nil offline.
+    public func favouriteArtistAlbums() -> FavouriteArtistAlbums? {
+        guard let musicBrainz else { return nil }
+        let http = ResilientHTTPClient(base: environment.transport, policy: .listenBrainz, limiter: environment.limiter)
+        let similar = SimilarArtistsClient(http: http, baseURL: settings.endpoints.listenBrainzLabs,
+                                           userAgent: "Crate/\(CrateVersion.string) ( \(settings.musicBrainzContact) )")
+        return FavouriteArtistAlbums(database: environment.database, similar: similar, musicBrainz: musicBrainz, coverArt: settings.endpoints.coverArtArchive)
+    }
+
     /// The wall's five live sources.
     public func wallSources(listenBrainz: ListenBrainzClient?, genres: [String]) -> [any WallSource] {
         let art = settings.endpoints.coverArtArchive
         var sources: [any WallSource] = [
             ListeningHistorySource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
-            RecommendationsSource(listenBrainz: listenBrainz, database: environment.database, coverArt: art),
+            RecommendationsSource(listenBrainz: listenBrainz, database: environment.database, coverArt: art, similarArtists: favouriteArtistAlbums()),
         ]
         if let listenBrainz {
             sources.append(PopularChartsSource(listenBrainz: listenBrainz, coverArt: art))

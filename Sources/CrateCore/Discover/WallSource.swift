@@ -17,7 +17,36 @@ public struct WallSourceRequest: Equatable, Sendable {
 /// the live sources talk to ListenBrainz, MusicBrainz and the library; tests pass their own.
 public protocol WallSource: Sendable {
     var signal: WallSignal { get }
+    /// Every album the source has for the request (after its second round trip, if it needs one).
     func albums(_ request: WallSourceRequest) async throws -> [WallItem]
+    /// What the source knows after its first round trip, and the rest when finding it takes a
+    /// second one (recommended recordings mapped to their albums). A wall is shown as soon as
+    /// every source's first answer is in; the rest fills the source's places when it arrives.
+    func answer(_ request: WallSourceRequest) async throws -> WallSourceAnswer
+}
+
+extension WallSource {
+    public func answer(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
+        WallSourceAnswer(items: try await albums(request))
+    }
+}
+
+/// A source's first answer: the albums it has now, and (when more need a second round trip)
+/// how to get the rest.
+public struct WallSourceAnswer: Sendable {
+    public var items: [WallItem]
+    /// The albums a second round trip finds (in the source's order, `items` not repeated); nil
+    /// when the first answer is all there is.
+    public var rest: (@Sendable () async throws -> [WallItem])?
+    /// The part of the signal's places kept for the rest even when `items` could fill them all
+    /// (0: the rest only fills what `items` cannot). The rest then repeats the albums of `items`
+    /// it wants in those places; the wall skips the ones it already shows.
+    public var restShare: Double = 0
+
+    public init(items: [WallItem], rest: (@Sendable () async throws -> [WallItem])? = nil) {
+        self.items = items
+        self.rest = rest
+    }
 }
 
 extension ListenBrainzReleaseGroup {
@@ -95,42 +124,95 @@ public struct RecommendationsSource: WallSource {
     let listenBrainz: ListenBrainzClient?
     let database: AppDatabase?
     let coverArt: URL
+    /// Albums by artists similar to the favourites' artists (nil: not used).
+    let similarArtists: FavouriteArtistAlbums?
 
-    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase?, coverArt: URL) {
+    public init(listenBrainz: ListenBrainzClient?, database: AppDatabase?, coverArt: URL, similarArtists: FavouriteArtistAlbums? = nil) {
         self.listenBrainz = listenBrainz
         self.database = database
         self.coverArt = coverArt
+        self.similarArtists = similarArtists
     }
 
     public func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        let answer = try await self.answer(request)
+        guard let rest = answer.rest else { return answer.items }
+        return uniqueByReleaseGroup(answer.items + (try await rest()))
+    }
+
+    /// The recommended recordings (one round trip), the albums of those already mapped in the
+    /// library, and, when those do not fill the request, the batched lookup of the others as
+    /// the rest (the second round trip, which the wall does not wait for).
+    public func answer(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
+        guard let similarArtists, await similarArtists.hasFavourites() else { return try await collaborative(request) }
+        // A third of the share goes to albums by artists similar to the favourites' artists:
+        // they take three round trips (similar artists, then their albums), so they always come
+        // as the rest, alternating with the collaborative albums not shown first.
+        let wanted = request.count * (request.page + 1)
+        let first: WallSourceAnswer
+        do {
+            first = try await collaborative(request)
+        } catch WallError.notConfigured {
+            first = WallSourceAnswer(items: [])
+        }
+        let collaborativeRest = first.rest
+        let skip = request.count * request.page
+        var answer = WallSourceAnswer(items: first.items) {
+            async let similar = attempt { try await similarArtists.albums(count: wanted) }
+            async let more = attempt { try await collaborativeRest?() ?? [] }
+            let (similarResult, moreResult) = await (similar, more)
+            if case .failure(let error) = similarResult { Log.debug("Similar artists of favourites: \(UserMessage.text(for: error))") }
+            // The wall puts the albums it already shows aside; the ones it held back come again here.
+            let others = first.items + ((try? moreResult.get()) ?? [])
+            let liked = Array(((try? similarResult.get()) ?? []).dropFirst(skip))
+            var merged: [WallItem] = []
+            for index in 0..<max(liked.count, others.count) {
+                if index < liked.count { merged.append(liked[index]) }
+                if index < others.count { merged.append(others[index]) }
+            }
+            if merged.isEmpty, case .failure(let error) = similarResult { throw error }
+            return uniqueByReleaseGroup(merged)
+        }
+        answer.restShare = 1.0 / 3
+        return answer
+    }
+
+    /// ListenBrainz's collaborative filtering alone.
+    func collaborative(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
         guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured("a ListenBrainz user name") }
         let wanted = request.count * (request.page + 1)
+        let skip = request.count * request.page
         let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 2))
-        guard !recordings.isEmpty else { return [] }
+        guard !recordings.isEmpty else { return WallSourceAnswer(items: []) }
         let database = self.database
-        var known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]
+        let known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]
         let missing = recordings.filter { known[$0] == nil }
         let signal = self.signal, coverArt = self.coverArt
-        func items() -> [WallItem] {
-            uniqueByReleaseGroup(recordings.compactMap { known[$0]?.wallItem(signal, coverArt: coverArt) })
+        @Sendable func items(_ map: [MBID: ListenBrainzReleaseGroup]) -> [WallItem] {
+            uniqueByReleaseGroup(recordings.compactMap { map[$0]?.wallItem(signal, coverArt: coverArt) })
         }
-        if !missing.isEmpty {
-            let map = { @Sendable () async throws -> [MBID: ListenBrainzReleaseGroup] in
-                let fetched = try await listenBrainz.releases(ofRecordings: missing)
-                if database?.isReadOnly == false {
-                    try? await Task.detached { try database?.cacheRecordingAlbums(fetched) }.value
-                }
-                return fetched
+        let now = items(known)
+        guard !missing.isEmpty else { return WallSourceAnswer(items: Array(now.dropFirst(skip))) }
+        let map = { @Sendable () async throws -> [MBID: ListenBrainzReleaseGroup] in
+            let fetched = try await listenBrainz.releases(ofRecordings: missing)
+            if database?.isReadOnly == false {
+                try? await Task.detached { try database?.cacheRecordingAlbums(fetched) }.value
             }
-            if items().count >= wanted {
-                // The albums already known fill this signal's share: the wall does not wait for
-                // a second round trip; the new recordings are mapped for the next wall.
-                Task.detached(priority: .utility) { _ = try? await map() }
-            } else {
-                known.merge(try await map()) { a, _ in a }
-            }
+            return fetched
         }
-        return Array(items().dropFirst(request.count * request.page))
+        if now.count >= wanted {
+            // The albums already known fill this signal's share: the new recordings are mapped
+            // in the background for the next wall.
+            Task.detached(priority: .utility) { _ = try? await map() }
+            return WallSourceAnswer(items: Array(now.dropFirst(skip)))
+        }
+        let first = Array(now.dropFirst(skip))
+        let shown = Set(first.map(\.releaseGroupID))
+        return WallSourceAnswer(items: first) {
+            // In recommendation order: the known albums before the page are still skipped.
+            let all = items(known.merging(try await map()) { a, _ in a })
+            return Array(all.dropFirst(skip)).filter { !shown.contains($0.releaseGroupID) }
+        }
     }
 }
 

@@ -347,6 +347,14 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v16-favourite-artists") { db in
+            // The rated album's artist MBIDs, space-separated: NULL until known, "" when the
+            // album has none. Favourites' artists seed the similar-artist recommendations.
+            try db.alter(table: "album_rating") { t in
+                t.add(column: "artistMbids", .text)
+            }
+        }
+
         return migrator
     }()
 }

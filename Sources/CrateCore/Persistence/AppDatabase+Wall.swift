@@ -42,28 +42,50 @@ extension AppDatabase {
         try checkWritable()
         let unavailableJSON = String(decoding: try JSONEncoder().encode(unavailable), as: UTF8.self)
         try guardedWrite { db in
-            var cached: [String: (String?, String)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, artworkPath, artworkStatus FROM wall_item WHERE artworkStatus != 'pending'") {
-                cached[row["releaseGroupId"]] = (row["artworkPath"], row["artworkStatus"])
-            }
-            var start = 0
-            if append {
-                start = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM wall_item")) ?? 0
-            } else {
-                try db.execute(sql: "DELETE FROM wall_item")
-            }
-            for (offset, item) in items.enumerated() {
-                let art = cached[item.releaseGroupID.rawValue]
-                try db.execute(sql: """
-                    INSERT INTO wall_item (position, signal, releaseGroupId, title, artist, releaseId, artUrl, artworkPath, artworkStatus)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [start + offset, item.signal.rawValue, item.releaseGroupID.rawValue, item.title, item.artist,
-                                     item.releaseID?.rawValue, item.artURL?.absoluteString, art?.0, art?.1 ?? ArtworkStatus.pending.rawValue])
-            }
+            try Self.writeWallItems(db, items, append: append)
             try db.execute(sql: """
                 INSERT INTO wall_state (id, dial, builtAt, unavailable) VALUES (1, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET dial = excluded.dial, builtAt = excluded.builtAt, unavailable = excluded.unavailable
                 """, arguments: [dial.rawValue, date, unavailableJSON])
+        }
+    }
+
+    /// Puts a finished wall in place of the wall shown while one of its sources was still
+    /// answering, in one transaction, only when the stored tiles are still exactly `expecting`
+    /// (no other refresh or "more" came in between). Returns whether it did.
+    @discardableResult
+    public func replaceWall(expecting: [MBID], with items: [WallItem], unavailable: [WallUnavailable]) throws -> Bool {
+        try checkWritable()
+        let unavailableJSON = String(decoding: try JSONEncoder().encode(unavailable), as: UTF8.self)
+        return try guardedWrite { db in
+            let stored = try String.fetchAll(db, sql: "SELECT releaseGroupId FROM wall_item ORDER BY position")
+            guard stored == expecting.map(\.rawValue) else { return false }
+            try Self.writeWallItems(db, items, append: false)
+            try db.execute(sql: "UPDATE wall_state SET unavailable = ? WHERE id = 1", arguments: [unavailableJSON])
+            return true
+        }
+    }
+
+    /// Writes the tiles (after the stored ones with `append`, else in their place), keeping art
+    /// already cached for a release group.
+    private static func writeWallItems(_ db: Database, _ items: [WallItem], append: Bool) throws {
+        var cached: [String: (String?, String)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, artworkPath, artworkStatus FROM wall_item WHERE artworkStatus != 'pending'") {
+            cached[row["releaseGroupId"]] = (row["artworkPath"], row["artworkStatus"])
+        }
+        var start = 0
+        if append {
+            start = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM wall_item")) ?? 0
+        } else {
+            try db.execute(sql: "DELETE FROM wall_item")
+        }
+        for (offset, item) in items.enumerated() {
+            let art = cached[item.releaseGroupID.rawValue]
+            try db.execute(sql: """
+                INSERT INTO wall_item (position, signal, releaseGroupId, title, artist, releaseId, artUrl, artworkPath, artworkStatus)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [start + offset, item.signal.rawValue, item.releaseGroupID.rawValue, item.title, item.artist,
+                                 item.releaseID?.rawValue, item.artURL?.absoluteString, art?.0, art?.1 ?? ArtworkStatus.pending.rawValue])
         }
     }
 
@@ -122,10 +144,12 @@ extension AppDatabase {
             guard previous != rating?.rawValue else { return false }
             if let rating {
                 try db.execute(sql: """
-                    INSERT INTO album_rating (releaseGroupId, rating, title, artist, releaseId, ratedAt) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO album_rating (releaseGroupId, rating, title, artist, releaseId, ratedAt, artistMbids) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(releaseGroupId) DO UPDATE SET rating = excluded.rating, title = excluded.title, artist = excluded.artist,
-                        releaseId = COALESCE(excluded.releaseId, album_rating.releaseId), ratedAt = excluded.ratedAt
-                    """, arguments: [group, rating.rawValue, album.title, album.artist, album.releaseID?.rawValue, date])
+                        releaseId = COALESCE(excluded.releaseId, album_rating.releaseId), ratedAt = excluded.ratedAt,
+                        artistMbids = COALESCE(excluded.artistMbids, album_rating.artistMbids)
+                    """, arguments: [group, rating.rawValue, album.title, album.artist, album.releaseID?.rawValue, date,
+                                     album.artistIDs.isEmpty ? nil : album.artistIDs.map(\.rawValue).joined(separator: " ")])
             } else {
                 try db.execute(sql: "DELETE FROM album_rating WHERE releaseGroupId = ?", arguments: [group])
             }
@@ -140,6 +164,30 @@ extension AppDatabase {
                     """, arguments: [group, album.releaseID?.rawValue, rating?.feedbackScore ?? 0, date, date])
             }
             return true
+        }
+    }
+
+    /// Favourited albums (newest first) with their artists: nil when not looked up yet, empty
+    /// when the album has none.
+    public func favouriteArtists(limit: Int) throws -> [(releaseGroup: MBID, artists: [MBID]?)] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT releaseGroupId, artistMbids FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit])
+                .compactMap { row -> (releaseGroup: MBID, artists: [MBID]?)? in
+                    guard let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
+                    let artists = (row["artistMbids"] as String?).map { $0.split(separator: " ").compactMap { MBID(validating: String($0)) } }
+                    return (group, artists)
+                }
+        }
+    }
+
+    /// Records the artists found for rated albums (an empty list: looked up, none).
+    public func setFavouriteArtists(_ artists: [MBID: [MBID]]) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            for (group, ids) in artists {
+                try db.execute(sql: "UPDATE album_rating SET artistMbids = ? WHERE releaseGroupId = ?",
+                               arguments: [ids.map(\.rawValue).joined(separator: " "), group.rawValue])
+            }
         }
     }
 

@@ -55,8 +55,14 @@ public final class WallStore {
         }
     }
 
-    /// Shows the stored wall and follows the library from then on.
+    /// Shows the stored wall and follows the library from then on. The stored wall is read
+    /// here, on the caller's thread (one small read: the wall's rows and the ratings, a few
+    /// milliseconds), so a window that starts the store before it is first shown draws the wall
+    /// in its first frame instead of filling it after mapping.
     public func start() {
+        if state.value.phase == .loading, let stored = try? database.storedWall(), let ratings = try? database.albumRatings() {
+            apply(stored: stored, ratings: ratings, dial: stored.dial)
+        }
         observation.start(self, on: database.changes(in: AppDatabase.wallTables)) { await $0.loadCached() }
     }
 
@@ -80,14 +86,7 @@ public final class WallStore {
                 (try database.storedWall(), try database.albumRatings(), try database.wallDial())
             }.value
             guard current == generation else { return }
-            var next = state.value
-            next.ratings = ratings
-            next.dial = stored?.dial ?? dial
-            next.tiles = (stored?.tiles ?? []).filter { ratings[$0.item.releaseGroupID] != .dislike }
-            next.unavailable = stored?.unavailable ?? []
-            next.builtAt = stored?.builtAt
-            if next.phase == .loading { next.phase = .loaded }
-            if next != state.value { state.set(next) }
+            apply(stored: stored, ratings: ratings, dial: dial)
         } catch {
             guard current == generation else { return }
             state.update {
@@ -95,6 +94,17 @@ public final class WallStore {
                 $0.message = UserMessage.text(for: error)
             }
         }
+    }
+
+    private func apply(stored: StoredWall?, ratings: [MBID: AlbumRating], dial: CrateDialPosition) {
+        var next = state.value
+        next.ratings = ratings
+        next.dial = stored?.dial ?? dial
+        next.tiles = (stored?.tiles ?? []).filter { ratings[$0.item.releaseGroupID] != .dislike }
+        next.unavailable = stored?.unavailable ?? []
+        next.builtAt = stored?.builtAt
+        if next.phase == .loading { next.phase = .loaded }
+        if next != state.value { state.set(next) }
     }
 
     /// Builds a new wall for the current dial. The shown wall stays until the new one is stored;
