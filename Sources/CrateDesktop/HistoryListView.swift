@@ -25,6 +25,8 @@ final class HistoryListView {
     var onRemove: ((UnscannedPhoto) -> Void)?
     /// The selected position changed (test events).
     var onSelectionChanged: ((Int?) -> Void)?
+    /// A scan's context menu is asked for (secondary click at a point of the row, or the Menu key).
+    var onContextMenu: ((HistoryEntry, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -36,11 +38,16 @@ final class HistoryListView {
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), listView)
         gtk_widget_set_vexpand(widget, 1)
+        ContextMenu.onMenuKey(listView) { [weak self] in self?.menuKey() }
 
         let scope = GObjectScope.of(widget)
         scope.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
             let row = HistoryRow()
+            ContextMenu.onSecondaryClick(row.widget) { [weak self, weak row] x, y in
+                guard let self, let row, let entry = row.entry else { return }
+                self.onContextMenu?(entry, row.widget, (x, y))
+            }
             self.rows[item] = row
             gtk_list_item_set_child(crate_list_item(item), row.widget)
         }
@@ -76,6 +83,12 @@ final class HistoryListView {
             guard let self else { return }
             self.onSelectionChanged?(self.selectedPosition)
         }
+    }
+
+    /// The Menu key / Shift+F10 on the list: the selected scan's menu.
+    private func menuKey() {
+        guard let id = selectedScanID, let row = rows.values.first(where: { $0.entry?.id == id }), let entry = row.entry else { return }
+        onContextMenu?(entry, row.widget, nil)
     }
 
     func focus() {

@@ -18,6 +18,8 @@ final class HistoryRow {
     private var boundPath: String?
     private var onRetry: (() -> Void)?
     private var onRemove: (() -> Void)?
+    /// The scan shown (nil for a photo without a scan): what its context menu acts on.
+    private(set) var entry: HistoryEntry?
 
     private static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
@@ -78,6 +80,7 @@ final class HistoryRow {
 
     /// A photo without a scan: its name, why, and what to do.
     func show(_ photo: UnscannedPhoto, onRetry: @escaping () -> Void, onRemove: @escaping () -> Void) {
+        entry = nil
         setProblem(true)
         boundPath = nil
         self.onRetry = onRetry
@@ -111,6 +114,7 @@ final class HistoryRow {
     }
 
     func show(_ entry: HistoryEntry) {
+        self.entry = entry
         setProblem(false)
         Gtk.setText(titleLabel, entry.album.title)
         Gtk.setText(artistLabel, entry.album.artist)

@@ -138,6 +138,13 @@ final class MainWindow {
             TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(self.searchBar)) != 0 ? "open" : "closed")")
         }
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
+        grid.onFirstCover = { StartupTiming.mark("first covers visible") }
+        if TestEvents.isEnabled {
+            grid.onCoverShown = { [weak self] in
+                guard let self else { return }
+                TestEvents.note("grid-cell-sizes " + self.grid.boundCellSizes().map { "\($0.width)x\($0.height)" }.joined(separator: " "))
+            }
+        }
     }
 
     func present() {
@@ -155,6 +162,7 @@ final class MainWindow {
         browser.onClose = { [weak self] in self?.closeDetail() }
         browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         tokens.append(contentsOf: bindStores(pane: pane))
+        installContextMenus()
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
             historyList.onSelectionChanged = { TestEvents.historySelection($0) }
@@ -245,6 +253,7 @@ final class MainWindow {
     func showPage(_ name: String) {
         adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), name)
         if name == "history" { historyList.focus() } else { grid.focus() }
+        if name == "history", TestEvents.isEnabled { TestEvents.reportPoint("history-origin", of: historyList.widget, x: 0, y: 0, in: widget) }
     }
 
     /// "crate" or "history".
@@ -310,7 +319,7 @@ final class MainWindow {
     // MARK: - Rendering
 
     func renderLibrary(_ state: LibraryState) {
-        if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.albums.count) albums)") }
+        if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.listing.count) albums)") }
         switch state.phase {
         case .loading:
             gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")
@@ -318,7 +327,7 @@ final class MainWindow {
             showLibraryError(message)
         case .loaded:
             StartupTiming.mark("library loaded, filling grid")
-            grid.show(state.albums, selected: state.selectedAlbumID)
+            grid.show(state.listing, firstPage: state.albums, selected: state.selectedAlbumID)
             // A new search or sort is a new list: show it from its first album, not from where
             // the old list was scrolled to.
             if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
@@ -328,7 +337,7 @@ final class MainWindow {
                 TestEvents.note("album-count \(count)")
             }
             updateHeader()
-            let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
+            let page = state.listing.count > 0 ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }
     }

@@ -13,6 +13,7 @@ enum StartupTiming {
         let started = processStartUptime()
         let elapsed = ProcessInfo.processInfo.systemUptime - started
         print(String(format: "timing: %@ after %.0f ms, resident %@", event, elapsed * 1000, residentMemory()))
+        fflush(stdout)  // A benchmark stops the process once it has the line.
     }
 
     /// Process start from /proc/self/stat (field 22, in clock ticks since boot).
