@@ -23,6 +23,10 @@ final class AlbumGridView {
     private var pageUse: [Int: Int] = [:]
     private var useClock = 0
     private var cells: [UnsafeMutableRawPointer: AlbumGridCell] = [:]
+    /// One GtkStringObject per album in the pages held (a reference each), so GTK gets the same
+    /// item for the same album every time it asks: a new object each time made it bind the cell
+    /// again, over and over.
+    private var items: [Int64: UnsafeMutableRawPointer] = [:]
     private var isUpdating = false
     /// Reads `limit` albums of a listing from `offset` (the library store's database).
     var fetchPage: ((AlbumListing, Int, Int) -> [AlbumSummary])?
@@ -164,13 +168,20 @@ final class AlbumGridView {
         gtk_single_selection_set_selected(selection, UInt32(position))
     }
 
-    /// The laid-out size of every cell showing an album, in grid order (rows align when the
+    /// The laid-out size of every cell on screen showing an album, in grid order (rows align when the
     /// heights are all the same).
     func boundCellSizes() -> [(width: Int32, height: Int32)] {
         cells.values.compactMap { cell -> (Int, Int32, Int32)? in
-            guard let id = cell.boundID, let child = gtk_widget_get_parent(cell.widget), let position = cachedPosition(of: id) else { return nil }
+            guard let id = cell.boundID, let child = gtk_widget_get_parent(cell.widget), gtk_widget_get_mapped(child) != 0,
+                  let position = cachedPosition(of: id) else { return nil }
             return (position, gtk_widget_get_width(child), gtk_widget_get_height(child))
         }.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+    }
+
+    /// The cell showing the grid's first album, when it is on screen (tests click it).
+    func firstCellWidget() -> UnsafeMutablePointer<GtkWidget>? {
+        guard let id = pages[0]?.first?.id else { return nil }
+        return cells.values.first { $0.boundID == id && gtk_widget_get_mapped($0.widget) != 0 }?.widget
     }
 
     /// Albums in the grid now.
@@ -226,6 +237,17 @@ final class AlbumGridView {
         }
         let position = selected.flatMap(cachedPosition(of:)).map { UInt32($0) } ?? UInt32(GTK_INVALID_LIST_POSITION)
         gtk_single_selection_set_selected(selection, position)
+        pruneItems()
+    }
+
+    /// Drops the items of albums no longer in a page held (GTK keeps its own references to what
+    /// it shows).
+    private func pruneItems() {
+        let held = Set(pages.values.flatMap { $0.map(\.id) })
+        for (id, item) in items where !held.contains(id) {
+            g_object_unref(item)
+            items[id] = nil
+        }
     }
 
     /// Ids from `position` on, for what plays after an album (`limit` of them).
@@ -267,13 +289,17 @@ final class AlbumGridView {
             pages[page] = nil
             pageUse[page] = nil
         }
+        pruneItems()
     }
 
-    /// The model's item at `position`: a new GtkStringObject holding the album id ("" when the
+    /// The model's item at `position`: the album's GtkStringObject holding its id ("" when the
     /// album went away since the count was taken).
     private func item(at position: Int) -> UnsafeMutableRawPointer? {
-        let id = summary(at: position).map { String($0.id) } ?? ""
-        return gtk_string_object_new(id).map { UnsafeMutableRawPointer($0) }
+        guard let id = summary(at: position)?.id else { return gtk_string_object_new("").map { UnsafeMutableRawPointer($0) } }
+        if let item = items[id] { return g_object_ref(item) }
+        guard let item = gtk_string_object_new(String(id)).map({ UnsafeMutableRawPointer($0) }) else { return nil }
+        items[id] = item
+        return g_object_ref(item)
     }
 
     /// Marks the album playing now (nil: nothing plays).

@@ -143,6 +143,7 @@ final class MainWindow {
             grid.onCoverShown = { [weak self] in
                 guard let self else { return }
                 TestEvents.note("grid-cell-sizes " + self.grid.boundCellSizes().map { "\($0.width)x\($0.height)" }.joined(separator: " "))
+                if let first = self.grid.firstCellWidget() { TestEvents.reportPoint("grid-first-cell", of: first, in: self.widget) }
             }
         }
     }
