@@ -59,8 +59,9 @@ struct BatchCommand: ParsableCommand {
         func run() async throws {
             let runner: BatchRunner
             let pipeline: ScanPipeline
+            let environment: AppEnvironment
             do {
-                let environment = try openEnvironment()
+                environment = try openEnvironment()
                 pipeline = try environment.services(offline: offline).makeScanPipeline()
                 runner = BatchRunner(queue: BatchQueue(database: environment.database), scanner: pipeline)
             } catch {
@@ -80,6 +81,7 @@ struct BatchCommand: ParsableCommand {
             }
             // Albums an earlier (killed, offline, failed) run left without tracks or artwork.
             if !offline { await RepairCommand.pass(with: pipeline, quiet: json) }
+            if !offline { UsageCommand.warnIfNearBudget(environment) }
             if statuses.all.contains(.error) { throw ExitCode(1) }
             if statuses.all.contains(.notIdentified) { throw ExitCode(2) }
         }

@@ -51,6 +51,8 @@ struct DoctorCommand: ParsableCommand {
         Terminal.say("  anthropic    \(settings.endpoints.anthropic.absoluteString)")
         Terminal.say("  openai       \(settings.endpoints.openAI.absoluteString)")
         Terminal.say("  ollama       \(settings.endpoints.ollama.absoluteString)")
+        Terminal.say("  listenbrainz \(settings.endpoints.listenBrainz.absoluteString)")
+        Terminal.say("  lb-labs      \(settings.endpoints.listenBrainzLabs.absoluteString)")
         let overrides = Settings.activeOverrides(in: variables)
         if !overrides.isEmpty {
             Terminal.say("  overridden for this run by \(overrides.map { "$" + $0 }.joined(separator: ", ")) (never saved)")
@@ -62,6 +64,11 @@ struct DoctorCommand: ParsableCommand {
             Terminal.say("  \(provider.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(keys.source(for: provider).description)")
         }
         Terminal.say("  ollama     no key needed")
+        // The token itself is never printed: only where it comes from.
+        let token = keys.listenBrainzToken()
+        Terminal.say("ListenBrainz:")
+        Terminal.say("  user    \(settings.listenBrainzUser ?? "none (the Crate Wall uses your crate instead)")")
+        Terminal.say("  token   \(token.token == nil && token.source == .missing ? "none (favourites and dislikes stay on this computer)" : token.source.description)")
         if problems > 0 { throw ExitCode(1) }
     }
 }

@@ -10,6 +10,8 @@ enum OptionRange {
     static let limit = 1...1_000_000
     /// Synthetic scans per `debug write-scans`.
     static let debugScans = 0...1_000_000
+    /// Scans per monthly budget (`crate usage --budget-scans`).
+    static let budgetScans = 1...1_000_000
 
     /// Throws "`name` must be a whole number from `range.lowerBound` to `range.upperBound` (not `value`)."
     static func check(_ value: Int, in range: ClosedRange<Int>, name: String) throws {

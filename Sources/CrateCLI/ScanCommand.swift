@@ -20,8 +20,10 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let pipeline: ScanPipeline
+        let environment: AppEnvironment
         do {
-            pipeline = try openEnvironment().services(offline: offline).makeScanPipeline()
+            environment = try openEnvironment()
+            pipeline = try environment.services(offline: offline).makeScanPipeline()
         } catch {
             throw fail(error)
         }
@@ -36,6 +38,8 @@ struct ScanCommand: AsyncParsableCommand {
         }
         // Albums an earlier (killed, offline, failed) run left without tracks or artwork.
         if !offline { await RepairCommand.pass(with: pipeline, quiet: json) }
+        // 80 % (or all) of this month's budget is used: one line on stderr.
+        if !offline { UsageCommand.warnIfNearBudget(environment) }
         if outcomes.contains(.error) { throw ExitCode(1) }
         if outcomes.contains(.notIdentified) { throw ExitCode(2) }
     }

@@ -165,6 +165,7 @@ struct ScanReport: Encodable {
         case .offline: return "offline"
         case .cancelled: return "cancelled"
         case .mustWait: return "must_wait"
+        case .budgetUsedUp: return "budget_used_up"
         }
     }
 }

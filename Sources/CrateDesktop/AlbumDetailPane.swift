@@ -16,7 +16,11 @@ final class AlbumDetailPane {
     private let tracks = TrackListView()
     private let review = ReviewView()
     let candidates = CandidateList()
+    /// Heart, ✕ and "Add to Crate".
+    let actions = AlbumActionBar()
     private let store: AlbumDetailStore
+    /// "Couldn't add …" and other messages of the pane.
+    private let messageLabel: UnsafeMutablePointer<GtkWidget>
     /// Play the whole album (nil index) or from one track.
     var onPlay: ((Int64, Int?) -> Void)?
     /// The "Play the album" button (tests click it).
@@ -69,7 +73,10 @@ final class AlbumDetailPane {
         simulatedLabel = Gtk.label("Playback is simulated: Crate logs what would play, without sound.", classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
         Gtk.wrap(simulatedLabel)
         gtk_widget_set_visible(simulatedLabel, 0)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
+        messageLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0.5)
+        Gtk.wrap(messageLabel)
+        gtk_widget_set_visible(messageLabel, 0)
+        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, actions.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -105,6 +112,10 @@ final class AlbumDetailPane {
         tracks.onPlay = { [weak self] index in
             guard let self, let id = self.store.state.value.album?.id else { return }
             self.onPlay?(id, index)
+        }
+        actions.onAdd = { [weak store] in
+            guard let store else { return }
+            Task { await store.addShownToCrate() }
         }
         review.onRegenerate = { [weak store] in
             guard let store else { return }
@@ -191,6 +202,12 @@ final class AlbumDetailPane {
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)
         review.show(state.review, canGenerate: store.canGenerateReviews)
+        actions.show(rating: state.rating, canRate: state.ratedAlbum != nil, canAdd: state.wallItem != nil && store.canAddToCrate,
+                     adding: state.isAddingToCrate)
+        Gtk.setText(messageLabel, state.errorMessage ?? "")
+        gtk_widget_set_visible(messageLabel, state.errorMessage == nil ? 0 : 1)
+        // A wall album not in the crate has nothing to play yet.
+        gtk_widget_set_visible(playAlbumButton, album.id == nil ? 0 : 1)
         renderPlayback()
     }
 }

@@ -21,6 +21,14 @@ final class AlbumGridCell {
     var onPlay: ((Int64) -> Void)?
     /// Called each time the cell puts artwork on screen (the grid times the first one).
     var onCoverShown: (() -> Void)?
+    /// Heart and ✕ over the artwork's bottom-left corner (albums with a MusicBrainz release group).
+    private let heart: UnsafeMutablePointer<GtkWidget>
+    private let cross: UnsafeMutablePointer<GtkWidget>
+    private let ratingButtons: UnsafeMutablePointer<GtkWidget>
+    private(set) var boundAlbum: RatedAlbum?
+    private var rating: AlbumRating?
+    /// Heart, ✕ or clear (pressing the pressed one) for the bound album.
+    var onRate: ((RatedAlbum, AlbumRating?) -> Void)?
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["album-cell"])
@@ -65,9 +73,37 @@ final class AlbumGridCell {
         gtk_widget_set_margin_top(nowPlayingBadge, 8)
         gtk_widget_set_visible(nowPlayingBadge, 0)
         gtk_overlay_add_overlay(crate_overlay(artwork), nowPlayingBadge)
-        GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
+        heart = Gtk.iconButton("emblem-favorite-symbolic", label: "Favourite")
+        cross = Gtk.iconButton("window-close-symbolic", label: "Not for me")
+        gtk_widget_set_tooltip_text(heart, "Favourite")
+        gtk_widget_set_tooltip_text(cross, "Not for me")
+        ratingButtons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 4)
+        for button in [heart, cross] {
+            gtk_widget_add_css_class(button, "circular")
+            gtk_widget_add_css_class(button, "osd")
+            gtk_widget_add_css_class(button, "grid-rate")
+            // Pointer only, like the play button's place in the grid: the keyboard rates in the pane.
+            gtk_widget_set_focusable(button, 0)
+            gtk_widget_set_focus_on_click(button, 0)
+            Gtk.append(ratingButtons, button)
+        }
+        gtk_widget_set_halign(ratingButtons, GTK_ALIGN_START)
+        gtk_widget_set_valign(ratingButtons, GTK_ALIGN_END)
+        gtk_widget_set_margin_start(ratingButtons, 8)
+        gtk_widget_set_margin_bottom(ratingButtons, 8)
+        gtk_overlay_add_overlay(crate_overlay(artwork), ratingButtons)
+        let scope = GObjectScope.of(widget)
+        scope.connect(play, "clicked") { [weak self] in
             guard let self, let id = self.boundID else { return }
             self.onPlay?(id)
+        }
+        scope.connect(heart, "clicked") { [weak self] in
+            guard let self, let album = self.boundAlbum else { return }
+            self.onRate?(album, self.rating == .favourite ? nil : .favourite)
+        }
+        scope.connect(cross, "clicked") { [weak self] in
+            guard let self, let album = self.boundAlbum else { return }
+            self.onRate?(album, self.rating == .dislike ? nil : .dislike)
         }
         self.playButton = play
         Gtk.append(widget, artwork)
@@ -75,7 +111,13 @@ final class AlbumGridCell {
         Gtk.append(widget, artistLabel)
     }
 
-    func show(_ summary: AlbumSummary) {
+    func show(_ summary: AlbumSummary, rating: AlbumRating?) {
+        let album = summary.album
+        boundAlbum = MBID(validating: album.musicBrainzReleaseGroupID).map {
+            RatedAlbum(releaseGroupID: $0, title: album.title, artist: album.artist, releaseID: MBID(validating: album.musicBrainzReleaseID))
+        }
+        gtk_widget_set_visible(ratingButtons, boundAlbum == nil ? 0 : 1)
+        show(rating: rating)
         Gtk.setText(titleLabel, summary.album.title)
         Gtk.setText(artistLabel, summary.album.artist)
         // Titles and artists are cut at the cell's width: the whole of both on hover.
@@ -97,6 +139,15 @@ final class AlbumGridCell {
         }
     }
 
+    /// Shows the bound album's heart or ✕ as pressed.
+    func show(rating: AlbumRating?) {
+        self.rating = rating
+        for (button, on) in [(heart, rating == .favourite), (cross, rating == .dislike)] {
+            if on { gtk_widget_add_css_class(button, "suggested-action") } else { gtk_widget_remove_css_class(button, "suggested-action") }
+        }
+        Gtk.setAccessibleLabel(heart, rating == .favourite ? "Remove from favourites" : "Favourite")
+    }
+
     /// Marks the cell as the album playing (or paused) now; nil unmarks it.
     func setNowPlaying(_ playing: Bool?) {
         gtk_widget_set_visible(nowPlayingBadge, playing == nil ? 0 : 1)
@@ -109,6 +160,7 @@ final class AlbumGridCell {
         boundPath = nil
         boundID = nil
         boundSummary = nil
+        boundAlbum = nil
         gtk_picture_set_paintable(crate_picture(picture), nil)
     }
 }

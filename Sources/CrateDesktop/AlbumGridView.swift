@@ -34,6 +34,10 @@ final class AlbumGridView {
     var onSelect: ((Int64?) -> Void)?
     /// Called when an album's play button is pressed.
     var onPlay: ((Int64) -> Void)?
+    /// Hearts and ✕s by release group (from the wall's store).
+    private var ratings: [MBID: AlbumRating] = [:]
+    /// A cell's heart or ✕ was pressed.
+    var onRate: ((RatedAlbum, AlbumRating?) -> Void)?
     /// The album playing (true) or paused (false) now.
     private var nowPlaying: (id: Int64, playing: Bool)?
     /// The now-playing mark changed (test events).
@@ -108,6 +112,7 @@ final class AlbumGridView {
                     self?.onCoverShown?()
                 }
             }
+            cell.onRate = { [weak self] album, rating in self?.onRate?(album, rating) }
             self.cells[item] = cell
             gtk_list_item_set_child(crate_list_item(item), cell.widget)
         }
@@ -116,7 +121,7 @@ final class AlbumGridView {
             let position = Int(gtk_list_item_get_position(crate_list_item(item)))
             guard let id = Self.albumID(of: gtk_list_item_get_item(crate_list_item(item))),
                   let summary = self.summary(at: position), summary.id == id else { cell.clear(); return }
-            cell.show(summary)
+            cell.show(summary, rating: MBID(validating: summary.album.musicBrainzReleaseGroupID).flatMap { self.ratings[$0] })
             cell.setNowPlaying(self.nowPlaying?.id == id ? self.nowPlaying?.playing : nil)
         }
         scope.connect(factory, "unbind") { [weak self] item in
@@ -130,6 +135,15 @@ final class AlbumGridView {
         scope.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.isUpdating else { return }
             self.onSelect?(self.selectedID)
+        }
+    }
+
+    /// New hearts and ✕s: the cells on screen show them at once.
+    func show(ratings: [MBID: AlbumRating]) {
+        guard ratings != self.ratings else { return }
+        self.ratings = ratings
+        for cell in cells.values {
+            cell.show(rating: cell.boundAlbum.flatMap { ratings[$0.releaseGroupID] })
         }
     }
 
@@ -148,7 +162,7 @@ final class AlbumGridView {
         if target < 0 { target = current % columns }
         crate_list_scroll_to_item(gridView, UInt32(target))
         crate_list_select_item(gridView, UInt32(target))
-        TestEvents.note("grid-page \(target) rows=\(rows) columns=\(columns)")
+        if TestEvents.isEnabled { TestEvents.note("grid-page \(target) rows=\(rows) columns=\(columns)") }
         // Focus follows once the target's cell is laid out (the next frame).
         let id = summary(at: target)?.id
         Task { @MainActor [weak self] in

@@ -25,7 +25,7 @@ extension CrateApplication {
         mpris.start()
         self.mpris = mpris
         window.attachScanning(model.scans, model: model)
-        window.wallPage.attach(model.wall)
+        window.attachWall(model.wall, detail: model.wallDetail)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }

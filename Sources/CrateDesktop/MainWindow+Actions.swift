@@ -84,7 +84,10 @@ extension MainWindow {
         gridButtons = [sort, search]
 
         let scope = GObjectScope.of(widget)
-        scope.connect(backButton, "clicked") { [weak self] in self?.closeDetail() }
+        scope.connect(backButton, "clicked") { [weak self] in
+            guard let self else { return }
+            if self.visiblePage == "wall" { self.closeWallDetail() } else { self.closeDetail() }
+        }
         scope.connect(title, "notify::title-visible") { [weak self] (_: UnsafeMutableRawPointer?) in
             let narrow = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(title))
             adw_view_switcher_bar_set_reveal(crate_view_switcher_bar(switcherBar), narrow)

@@ -42,6 +42,7 @@ extension MainWindow {
         GObjectScope.of(widget).connect(searchEntry, "search-changed") { [weak self, weak library] in
             guard let self, let library, let text = gtk_editable_get_text(crate_editable(self.searchEntry)) else { return }
             let query = String(cString: text)
+            TestEvents.note("search-text \(query)")
             Task { await library.search(query) }
         }
         return tokens

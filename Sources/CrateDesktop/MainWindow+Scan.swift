@@ -13,6 +13,7 @@ extension MainWindow {
         }.store(in: &tokens)
         store.onSaved = { [weak self] result in
             guard let self else { return }
+            self.showBudgetNotice()
             // The grid and history refresh themselves from the database; this only navigates.
             Task {
                 if let id = result.entry.album.id {
@@ -32,6 +33,17 @@ extension MainWindow {
         // Escape cancels a running scan before it closes anything (MainWindow.escape).
         Actions.add(to: widget, "cancel-scan") { [weak store] in store?.cancel() }
         DropHandler.install(on: widget, window: self)
+        showBudgetNotice()
+    }
+
+    /// 80 % (or all) of this month's budget is used: a banner, once per month.
+    func showBudgetNotice() {
+        guard let model else { return }
+        Task { [weak self] in
+            guard let notice = await model.budgetNotice() else { return }
+            self?.banner.show(notice)
+            if TestEvents.isEnabled { TestEvents.note("budget-notice \(notice)") }
+        }
     }
 
     /// Files from a drop, the file chooser, the command line or a file manager.
@@ -72,6 +84,7 @@ extension MainWindow {
         // row (which keeps the reason, Retry and Remove). Several photos: one summary at the end.
         if case .failed(let file, let failure) = state.phase, failure != .cancelled, state.phase != shownScanFailure {
             shownScanFailure = state.phase
+            if case .budgetUsedUp = failure { showBudgetNotice() }
             if state.total > 1 {
                 // Part of a run: its summary says it.
             } else if let file {
@@ -100,6 +113,7 @@ extension MainWindow {
         case .offline: return "No connection — “\(name)” will be scanned when it is back"
         case .providerKey: return "“\(name)” needs an identification key (Preferences)"
         case .mustWait: return "“\(name)” waits: a service asked for a pause"
+        case .budgetUsedUp: return "“\(name)” waits: this month's budget is used up (Preferences)"
         case .other, .cancelled: return "“\(name)” could not be scanned"
         }
     }

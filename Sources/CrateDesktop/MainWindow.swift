@@ -14,6 +14,10 @@ final class MainWindow {
     let historyList = HistoryListView()
     /// The Crate Wall, the first page.
     let wallPage = WallPage()
+    /// The wall beside its album pane (a tile opens it), folding like the crate page.
+    let wallBrowser: CrateBrowser
+    var wallDetail: AlbumDetailStore?
+    var wallDetailPane: AlbumDetailPane?
     let overlay: UnsafeMutablePointer<GtkWidget>
     let dropOverlay = DropOverlay()
     let progressView = ScanProgressView()
@@ -85,8 +89,9 @@ final class MainWindow {
         historyList.enableDeleteShortcut()
 
         browser = CrateBrowser(grid: crateStack)
+        wallBrowser = CrateBrowser(grid: wallPage.widget)
         mainStack = adw_view_stack_new()!
-        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallPage.widget, "wall", "Wall")
+        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallBrowser.widget, "wall", "Wall")
         adw_view_stack_page_set_icon_name(wall, "view-grid-symbolic")
         let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", "Crate")
         adw_view_stack_page_set_icon_name(cratePage, "media-optical-symbolic")
@@ -288,12 +293,17 @@ final class MainWindow {
             closeDetail()
             return true
         }
+        if visiblePage == "wall", wallBrowser.isShowingDetail {
+            closeWallDetail()
+            return true
+        }
         return false
     }
 
     /// Where the pane has taken the grid's place, the header shows back instead of grid actions.
     func updateHeader() {
-        let albumOnly = browser.isFolded && browser.isShowingDetail && visiblePage == "crate"
+        let albumOnly = (browser.isFolded && browser.isShowingDetail && visiblePage == "crate")
+            || (wallBrowser.isFolded && wallBrowser.isShowingDetail && visiblePage == "wall")
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
         // Search and sort act on the crate: off on History and the Wall, and on an empty crate

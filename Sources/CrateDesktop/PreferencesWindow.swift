@@ -23,6 +23,17 @@ final class PreferencesWindow {
     private let endpointRow: UnsafeMutablePointer<GtkWidget>
     private let searchSwitch: UnsafeMutablePointer<GtkWidget>
     private let contactRow: UnsafeMutablePointer<GtkWidget>
+    private let listenBrainzUserRow: UnsafeMutablePointer<GtkWidget>
+    private let listenBrainzTokenRow: UnsafeMutablePointer<GtkWidget>
+    private let listenBrainzTestRow: UnsafeMutablePointer<GtkWidget>
+    private let listenBrainzTestButton: UnsafeMutablePointer<GtkWidget>
+    private let usageGroup: UnsafeMutablePointer<GtkWidget>
+    private let scansRow: UnsafeMutablePointer<GtkWidget>
+    private let tokensRow: UnsafeMutablePointer<GtkWidget>
+    private let costRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetStatusRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetScansRow: UnsafeMutablePointer<GtkWidget>
+    private let budgetCostRow: UnsafeMutablePointer<GtkWidget>
     private let noticeLabel: UnsafeMutablePointer<GtkWidget>
     private let errorLabel: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
@@ -101,6 +112,48 @@ final class PreferencesWindow {
         adw_entry_row_set_show_apply_button(crate_entry_row(contactRow), 1)
         adw_preferences_group_add(crate_preferences_group(musicBrainzGroup), contactRow)
 
+        // ListenBrainz: whose listening feeds the Crate Wall, and where hearts and ✕s are sent.
+        let listenBrainzGroup = adw_preferences_group_new()!
+        adw_preferences_group_set_title(crate_preferences_group(listenBrainzGroup), "ListenBrainz")
+        adw_preferences_group_set_description(crate_preferences_group(listenBrainzGroup),
+            "Your ListenBrainz listening and recommendations feed the Crate Wall; with your user token, favourites and dislikes are sent back as feedback. Everything works without an account.")
+        listenBrainzUserRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzUserRow), "User Name")
+        adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzUserRow), 1)
+        listenBrainzTokenRow = adw_password_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTokenRow), "User Token")
+        adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzTokenRow), 1)
+        listenBrainzTestRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTestRow), "Token")
+        listenBrainzTestButton = gtk_button_new_with_mnemonic("T_est")!
+        gtk_widget_set_valign(listenBrainzTestButton, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(listenBrainzTestRow), listenBrainzTestButton)
+        for row in [listenBrainzUserRow, listenBrainzTokenRow, listenBrainzTestRow] {
+            adw_preferences_group_add(crate_preferences_group(listenBrainzGroup), row)
+        }
+        // Usage: this month's scans by tier, tokens, the estimated cost, and the optional budget.
+        let usage = adw_preferences_group_new()!
+        usageGroup = usage
+        adw_preferences_group_set_title(crate_preferences_group(usage), "Usage")
+        func infoRow(_ title: String) -> UnsafeMutablePointer<GtkWidget> {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_title(crate_preferences_row(row), title)
+            adw_preferences_group_add(crate_preferences_group(usage), row)
+            return row
+        }
+        scansRow = infoRow("Scans")
+        tokensRow = infoRow("Provider Calls and Tokens")
+        costRow = infoRow("Estimated Cost")
+        budgetStatusRow = infoRow("Budget")
+        budgetScansRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(budgetScansRow), "Monthly Scan Budget (empty: none)")
+        adw_entry_row_set_show_apply_button(crate_entry_row(budgetScansRow), 1)
+        budgetCostRow = adw_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(budgetCostRow), "Monthly Cost Budget in $ (empty: none)")
+        adw_entry_row_set_show_apply_button(crate_entry_row(budgetCostRow), 1)
+        adw_preferences_group_add(crate_preferences_group(usage), budgetScansRow)
+        adw_preferences_group_add(crate_preferences_group(usage), budgetCostRow)
+
         noticeLabel = Gtk.label("", classes: ["dim-label", "caption"])
         Gtk.wrap(noticeLabel)
         errorLabel = Gtk.label("", classes: ["error"])
@@ -109,7 +162,7 @@ final class PreferencesWindow {
         adw_preferences_group_add(crate_preferences_group(messages), errorLabel)
         adw_preferences_group_add(crate_preferences_group(messages), noticeLabel)
 
-        for group in [providerGroup, advancedGroup, musicBrainzGroup, messages] {
+        for group in [providerGroup, advancedGroup, musicBrainzGroup, listenBrainzGroup, usageGroup, messages] {
             adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
         }
         adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
@@ -120,6 +173,7 @@ final class PreferencesWindow {
 
     func present() {
         gtk_window_present(crate_window(widget))
+        Task { await store.refreshUsage() }
     }
 
     // MARK: - Private
@@ -141,6 +195,8 @@ final class PreferencesWindow {
         applyOnEnter(modelRow) { $0.setModel($1) }
         applyOnEnter(endpointRow) { $0.setEndpoint($1) }
         applyOnEnter(contactRow) { $0.setContact($1) }
+        applyOnEnter(budgetScansRow) { $0.setBudgetScans($1) }
+        applyOnEnter(budgetCostRow) { $0.setBudgetCost($1) }
         applyOnEnter(keyRow) { store, key in
             store.setKey(key)
         }
@@ -153,6 +209,21 @@ final class PreferencesWindow {
             self.store.setKey(self.text(self.keyRow))  // "Test Connection" may use it before it is saved.
         }
         GSignal.connect(testButton, "clicked", owner: widget) { [weak self] in self?.store.testConnection() }
+        applyOnEnter(listenBrainzUserRow) { $0.setListenBrainzUser($1) }
+        applyOnEnter(listenBrainzTokenRow) { $0.setListenBrainzToken($1) }
+        GSignal.connect(listenBrainzTokenRow, "apply", owner: widget) { [weak self] in
+            guard let self else { return }
+            gtk_editable_set_text(crate_editable(self.listenBrainzTokenRow), "")  // Saved: never kept on screen.
+        }
+        GSignal.connect(listenBrainzTokenRow, "changed", owner: widget) { [weak self] in
+            guard let self, !self.rendering else { return }
+            self.store.setListenBrainzToken(self.text(self.listenBrainzTokenRow))  // "Test" may use it before it is saved.
+        }
+        GSignal.connect(listenBrainzUserRow, "changed", owner: widget) { [weak self] in
+            guard let self, !self.rendering else { return }
+            self.store.setListenBrainzUser(self.text(self.listenBrainzUserRow))
+        }
+        GSignal.connect(listenBrainzTestButton, "clicked", owner: widget) { [weak self] in self?.store.testListenBrainz() }
     }
 
     private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
@@ -174,6 +245,16 @@ final class PreferencesWindow {
         setText(modelRow, state.model)
         setText(endpointRow, state.endpoint)
         setText(contactRow, state.contact)
+        setText(budgetScansRow, state.budgetScans)
+        setText(budgetCostRow, state.budgetCost)
+        if let usage = state.usage {
+            adw_preferences_group_set_description(crate_preferences_group(usageGroup),
+                Self.escaped("\(usage.month), estimated from the providers' token counts and the price table." + (usage.priceProblem.map { " " + $0 } ?? "")))
+            adw_action_row_set_subtitle(crate_action_row(scansRow), Self.escaped(usage.scans))
+            adw_action_row_set_subtitle(crate_action_row(tokensRow), Self.escaped(usage.tokens))
+            adw_action_row_set_subtitle(crate_action_row(costRow), Self.escaped(usage.cost))
+            adw_action_row_set_subtitle(crate_action_row(budgetStatusRow), Self.escaped(usage.budget))
+        }
         if (gtk_switch_get_active(crate_switch(searchSwitch)) != 0) != state.advancedSearch {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }
@@ -197,6 +278,15 @@ final class PreferencesWindow {
         gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
         if case .failed = state.connection { gtk_widget_add_css_class(testRow, "error") } else { gtk_widget_remove_css_class(testRow, "error") }
         if case .succeeded = state.connection { gtk_widget_add_css_class(testRow, "success") } else { gtk_widget_remove_css_class(testRow, "success") }
+        setText(listenBrainzUserRow, state.listenBrainzUser)
+        switch state.listenBrainzTest {
+        case .untested: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(state.listenBrainzTokenStatus))
+        case .testing: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), "Testing…")
+        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(text))
+        }
+        gtk_widget_set_sensitive(listenBrainzTestButton, state.listenBrainzTest == .testing ? 0 : 1)
+        if case .failed = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "error") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "error") }
+        if case .succeeded = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "success") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "success") }
         Gtk.setText(noticeLabel, state.overrideNotice ?? "")
         gtk_widget_set_visible(noticeLabel, state.overrideNotice == nil ? 0 : 1)
         Gtk.setText(errorLabel, state.errorMessage ?? "")

@@ -66,8 +66,16 @@ enum TestEvents {
     /// once layout has settled (an animation may still be moving it).
     static func reportPoint(_ name: String, of widget: UnsafeMutablePointer<GtkWidget>, x: Double? = nil, y: Double? = nil,
                                     in window: UnsafeMutablePointer<GtkWidget>) {
+        // Held until measured: the widget may be replaced (and freed) meanwhile.
+        g_object_ref(UnsafeMutableRawPointer(widget))
+        g_object_ref(UnsafeMutableRawPointer(window))
         Task { @MainActor in
+            defer {
+                g_object_unref(UnsafeMutableRawPointer(widget))
+                g_object_unref(UnsafeMutableRawPointer(window))
+            }
             try? await Task.sleep(for: .milliseconds(700))
+            guard gtk_widget_get_root(widget) != nil else { return }
             var local = graphene_point_t(
                 x: Float(x ?? Double(gtk_widget_get_width(widget)) / 2),
                 y: Float(y ?? Double(gtk_widget_get_height(widget)) / 2))
@@ -128,7 +136,6 @@ enum TestEvents {
 
     /// A free-form event line.
     static func note(_ line: String) {
-        guard isEnabled else { return }
         emit(line)
     }
 

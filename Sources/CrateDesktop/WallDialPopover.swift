@@ -50,6 +50,14 @@ final class WallDialPopover {
             let popover = gtk_popover_new()!
             gtk_popover_set_child(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self), list)
             gtk_menu_button_set_popover(crate_menu_button(widget), popover)
+            if TestEvents.isEnabled {
+                // Where each position's radio is once the list is open (xdotool turns the dial).
+                GObjectScope.of(widget).connect(popover, "show") { [weak self] in
+                    guard let self, let root = gtk_widget_get_root(self.widget) else { return }
+                    let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
+                    for (position, check) in self.checks { TestEvents.reportPoint("dial-\(position.rawValue)", of: check, x: 10, in: window) }
+                }
+            }
         }
         updating = true
         for (position, check) in checks where position == current {

@@ -18,6 +18,10 @@ final class WallPage {
     private let empty = EmptyStateView(icon: "view-grid-symbolic", title: "Your Crate Wall is on its way",
                                        detail: "Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card.")
     private var tiles: [WallTileView] = []
+    /// The tiles' data, in flow-box order.
+    private var shownTiles: [WallTile] = []
+    /// A tile was clicked (or activated with the keyboard): its album pane opens.
+    var onOpen: ((WallTile) -> Void)?
     private var shownIDs: [MBID] = []
     private var tokens: [ObservationToken] = []
     private weak var store: WallStore?
@@ -79,6 +83,12 @@ final class WallPage {
             guard let store, UInt32(UInt(bitPattern: position)) == GTK_POS_BOTTOM.rawValue else { return }
             Task { await store.more() }
         }
+        scope.connect(flow, "child-activated") { [weak self] (child: UnsafeMutableRawPointer?) in
+            guard let self, let child else { return }
+            let index = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))
+            guard self.shownTiles.indices.contains(index) else { return }
+            self.onOpen?(self.shownTiles[index])
+        }
         dial.onChoose = { [weak store] position in
             guard let store else { return }
             Task { await store.setDial(position) }
@@ -97,7 +107,14 @@ final class WallPage {
         var notes: [String] = []
         if let message = state.message { notes.append(message) }
         if !state.unavailable.isEmpty {
-            notes.append("Without " + state.unavailable.map { "\($0.signal.title) (\($0.reason))" }.joined(separator: "; "))
+            // Signals that failed for the same reason are named together (one service down).
+            var reasons: [String] = []
+            var signals: [String: [String]] = [:]
+            for missing in state.unavailable {
+                if signals[missing.reason] == nil { reasons.append(missing.reason) }
+                signals[missing.reason, default: []].append(missing.signal.title)
+            }
+            notes.append("Without " + reasons.map { "\(Self.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; "))
         }
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
@@ -106,12 +123,44 @@ final class WallPage {
         if ids != shownIDs || tiles.count != state.tiles.count {
             rebuild(state.tiles)
             shownIDs = ids
+            if !ids.isEmpty { StartupTiming.mark("wall shown (\(ids.count) tiles)") }
         }
+        shownTiles = state.tiles
+        for (view, tile) in zip(tiles, state.tiles) { view.show(artwork: tile) }
         for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
         if state.tiles.isEmpty, state.phase == .loaded, state.message != nil {
             empty.update(title: "No wall yet", detail: state.message ?? "")
         }
         gtk_stack_set_visible_child_name(crate_stack(stack), state.tiles.isEmpty ? "empty" : "tiles")
+        if TestEvents.isEnabled { reportForTests(state) }
+    }
+
+    /// `wall dial=… phase=… tiles=N unavailable=…` and where the dial and the first tile are.
+    private func reportForTests(_ state: WallState) {
+        let phase: String
+        switch state.phase {
+        case .loading: phase = "loading"
+        case .loaded: phase = "loaded"
+        case .refreshing: phase = "refreshing"
+        }
+        let missing = state.unavailable.map(\.signal.rawValue).joined(separator: ",")
+        TestEvents.note("wall dial=\(state.dial.rawValue) phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
+        reportPointsForTests()
+    }
+
+    /// Where the dial, the refresh button and the first tile are (again after the layout changed).
+    func reportPointsForTests() {
+        guard TestEvents.isEnabled, let root = gtk_widget_get_root(widget) else { return }
+        let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
+        TestEvents.reportPoint("wall-dial", of: dial.widget, in: window)
+        TestEvents.reportPoint("wall-refresh", of: refreshButton, in: window)
+        if let first = tiles.first { TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window) }
+    }
+
+    /// "A", "A and B", "A, B and C".
+    static func joined(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// Replaces the tiles (their art comes from the texture cache, so this is cheap).

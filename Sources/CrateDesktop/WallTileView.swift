@@ -14,6 +14,8 @@ final class WallTileView {
     private let cross: UnsafeMutablePointer<GtkWidget>
     private let picture: UnsafeMutablePointer<GtkWidget>
     private var rating: AlbumRating?
+    /// The art file shown (nil: the gray square).
+    private var shownArtwork: String?
     var onRate: ((AlbumRating?) -> Void)?
 
     init(tile: WallTile) {
@@ -53,7 +55,14 @@ final class WallTileView {
             gtk_label_set_max_width_chars(crate_label(label), 16)
             gtk_label_set_width_chars(crate_label(label), 16)
         }
-        Gtk.append(widget, artwork)
+        // The clamp holds the tile's natural width to the art's size: a picture's natural width is
+        // its image's, and the flow box would otherwise lay out two huge columns.
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(crate_clamp(clamp), Self.artworkSize)
+        adw_clamp_set_tightening_threshold(crate_clamp(clamp), Self.artworkSize)
+        adw_clamp_set_child(crate_clamp(clamp), artwork)
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        Gtk.append(widget, clamp)
         Gtk.append(widget, title)
         Gtk.append(widget, artist)
         Gtk.append(widget, signal)
@@ -68,12 +77,19 @@ final class WallTileView {
             guard let self else { return }
             self.onRate?(self.rating == .dislike ? nil : .dislike)
         }
-        if let path = ArtworkCache.url(forStoredPath: tile.artworkPath, in: TextureCache.artworkDirectory)?.path, tile.artworkStatus == .available {
-            TextureCache.thumbnails.texture(for: path) { [weak self] texture in
-                guard let self, let texture else { return }
-                gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
-                gtk_widget_remove_css_class(self.picture, "artwork-missing")
-            }
+        show(artwork: tile)
+    }
+
+    /// Shows the tile's art once it is in the cache (it often arrives after the tile is shown).
+    func show(artwork tile: WallTile) {
+        guard tile.artworkStatus == .available,
+              let path = ArtworkCache.url(forStoredPath: tile.artworkPath, in: TextureCache.artworkDirectory)?.path,
+              path != shownArtwork else { return }
+        shownArtwork = path
+        TextureCache.thumbnails.texture(for: path) { [weak self] texture in
+            guard let self, self.shownArtwork == path, let texture else { return }
+            gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
+            gtk_widget_remove_css_class(self.picture, "artwork-missing")
         }
     }
 

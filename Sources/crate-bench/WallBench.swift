@@ -65,7 +65,7 @@ func benchWall(runs: Int, latency: TimeInterval) async throws {
     settings.endpoints.coverArtArchive = server.url("/caa")
     settings.listenBrainzUser = "rob"
     var cold: [Double] = [], warm: [Double] = []
-    var perWall: [String: Int] = [:]
+    var perWall: [String: Int] = [:], perWarmWall: [String: Int] = [:]
     for run in 0..<runs {
         let database = try AppDatabase.inMemory()
         let limiter = RateLimiter(clock: SystemNetworkClock())
@@ -83,11 +83,18 @@ func benchWall(runs: Int, latency: TimeInterval) async throws {
         }
         // MusicBrainz's 1 request/second holds between walls too: wait out the slot, as a user would.
         try await Task.sleep(nanoseconds: 1_200_000_000)
+        let beforeWarm = server.requests.count
         warm.append(await asyncMilliseconds { built = try? await service.refresh(dial: .mixed, count: 60) })
         precondition(built?.items.count == 60)
+        if run == 0 {
+            for request in server.requests[beforeWarm...] {
+                let service = request.path.hasPrefix("/ws/2") ? "MusicBrainz" : "ListenBrainz"
+                perWarmWall[service, default: 0] += 1
+            }
+        }
         try await Task.sleep(nanoseconds: 1_200_000_000)
     }
-    print("fresh wall, every source after \(Int(latency * 1000)) ms: cold library \(format(median(cold))) ms, recording mappings known \(format(median(warm))) ms (medians of \(runs)); requests per wall: \(perWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    print("fresh wall, every source after \(Int(latency * 1000)) ms: cold library \(format(median(cold))) ms, recording mappings known \(format(median(warm))) ms (medians of \(runs)); requests per wall: new library \(perWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); mappings known \(perWarmWall.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
 
     var processFresh: [Double] = []
     var env = variables

@@ -61,6 +61,28 @@ struct CLITests {
         #expect(!result.stdout.contains(canary) && !result.stderr.contains(canary))
     }
 
+    @Test func doctorReportsTheListenBrainzUserAndWhereTheTokenComesFromButNeverTheToken() async throws {
+        let cli = try CLIRunner()
+        let canary = "lb-CANARY-\(UUID().uuidString)"
+        let with = try await cli.run(["doctor"], extraEnvironment: [
+            "CRATE_LISTENBRAINZ_TOKEN": canary,
+            "CRATE_LISTENBRAINZ_USER": "rob",
+            "CRATE_LISTENBRAINZ_URL": "http://127.0.0.1:9",
+            "CRATE_SECRET_SERVICE": "off",
+        ])
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stdout.contains("ListenBrainz:"))
+        #expect(with.stdout.contains("user    rob"))
+        #expect(with.stdout.contains("token   from $CRATE_LISTENBRAINZ_TOKEN"))
+        #expect(with.stdout.contains("listenbrainz http://127.0.0.1:9"))
+        #expect(!with.stdout.contains(canary) && !with.stderr.contains(canary))
+
+        let without = try await cli.run(["doctor"], extraEnvironment: ["CRATE_SECRET_SERVICE": "off"])
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(without.stdout.contains("user    none"))
+        #expect(without.stdout.contains("token   none"))
+    }
+
     @Test func anUnwritableDataDirectoryExitsOneNamingIt() async throws {
         let cli = try CLIRunner()
         let blocker = cli.root.appendingPathComponent("blocker")

@@ -22,8 +22,11 @@ struct KillDurabilityTests {
             let start = Date()
             while stats.kills < Self.targetKills, Date().timeIntervalSince(start) < Self.budget {
                 let child = try ChildProcess(["debug", "write-scans", "1000000"], environment: environment, captureOutput: true)
-                // Random moments: before the library is open, mid-migration, and mid-write.
-                usleep(UInt32.random(in: 0...150_000, using: &generator))
+                // Random moments: before the library is open, mid-migration, and mid-write. One
+                // kill in four waits longer, so a machine slow to start processes still gets kills
+                // in the middle of writing.
+                let window: ClosedRange<UInt32> = stats.kills % 4 == 3 ? 300_000...1_500_000 : 0...150_000
+                usleep(UInt32.random(in: window, using: &generator))
                 if child.kill9() { stats.kills += 1 } else { stats.exitedEarly += 1 }
                 let output = child.readOutput()
                 // Only complete lines count: a line cut by the kill may not have been reported.

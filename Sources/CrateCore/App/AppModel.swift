@@ -19,6 +19,8 @@ public final class AppModel {
     public let artists: ArtistStore
     /// The Crate Wall (the first page).
     public let wall: WallStore
+    /// The detail pane beside the wall (a wall album, or the crate's own when it is in the crate).
+    public let wallDetail: AlbumDetailStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
@@ -28,6 +30,12 @@ public final class AppModel {
     private var scanToken: ObservationToken?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
+    /// The ListenBrainz user and token the wall was last built for.
+    private var listenBrainzAccount: ListenBrainzAccount
+    private struct ListenBrainzAccount: Equatable {
+        var user: String?
+        var token: String?
+    }
 
     public init(environment: AppEnvironment, player: any Player, temporaryPhotos: TemporaryPhotos = TemporaryPhotos()) {
         self.environment = environment
@@ -40,6 +48,7 @@ public final class AppModel {
             services = environment.services(settings: Settings())
         }
         self.services = services
+        listenBrainzAccount = ListenBrainzAccount(user: services.settings.listenBrainzUser, token: environment.keys.listenBrainzToken().token)
         library = LibraryStore(database: database)
         history = HistoryStore(database: database)
         detail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
@@ -48,11 +57,34 @@ public final class AppModel {
         pipeline = services.makeScanPipeline()
         queue = QueuedScanner(queue: BatchQueue(database: database), scanner: pipeline)
         scans = ScanStore(scanner: queue)
-        wall = WallStore(database: database, service: Self.wallService(services), table: try? CrateDialTable.standard(environment: environment.variables))
+        let wallService = Self.wallService(services)
+        wall = WallStore(database: database, service: wallService, table: try? CrateDialTable.standard(environment: environment.variables))
+        wallDetail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         self.temporaryPhotos = temporaryPhotos
         scanToken = scans.state.subscribe { [weak self] state in
             if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
         }
+        configureWallDetail(wallService)
+    }
+
+    /// The wall pane's functions: a wall album's details, and "Add to Crate" followed by the
+    /// repair pass that fetches the new album's Cover Art Archive art.
+    private func configureWallDetail(_ service: WallService?) {
+        guard let service else {
+            wallDetail.configureWall(details: nil, add: nil)
+            return
+        }
+        wallDetail.configureWall(details: { try await service.details(of: $0) }, add: { [weak self] item, details in
+            let id = try await Task.detached { try service.addToCrate(item, details: details) }.value
+            await self?.finishPendingDetails()
+            return id
+        })
+    }
+
+    /// Runs the repair pass (artwork and track lists left to fetch) in the background.
+    public func finishPendingDetails() {
+        let pipeline = self.pipeline
+        Task { await pipeline.repairPendingDetails() }
     }
 
     /// Loads the stores, which from then on refresh themselves after every change to the library
@@ -62,6 +94,7 @@ public final class AppModel {
         library.start()
         history.start()
         detail.start()
+        wallDetail.start()
         artists.start()
         // The stored wall at once (offline too), then a new one in the background.
         wall.start()
@@ -157,6 +190,20 @@ public final class AppModel {
     }
 
     /// A Preferences store whose save rebuilds this model's services.
+    /// The monthly budget's notice when one is due (80 %, 100 %), once per month for every
+    /// process; read off the main actor.
+    public func budgetNotice() async -> String? {
+        let meter = services.usage
+        return await Task.detached {
+            do {
+                return try meter.noticeToShow()
+            } catch {
+                Log.error("usage meter could not be read: \(UserMessage.text(for: error))")
+                return nil
+            }
+        }.value
+    }
+
     public func makePreferences() -> PreferencesStore {
         let preferences = PreferencesStore(environment: environment)
         preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
@@ -171,6 +218,9 @@ public final class AppModel {
     /// Rebuilds every service from `settings` and gives each store its new ones: the next scan,
     /// review and track-list lookup use them.
     public func apply(settings: Settings) {
+        let account = ListenBrainzAccount(user: settings.listenBrainzUser, token: environment.keys.listenBrainzToken().token)
+        let listenBrainzChanged = account != listenBrainzAccount
+        listenBrainzAccount = account
         services = environment.services(settings: settings)
         settingsProblem = nil
         pipeline = services.makeScanPipeline()
@@ -179,7 +229,12 @@ public final class AppModel {
         detail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback.replaceTrackLists(services.trackLists)
         artists.replaceService(services.artistCatalogue)
-        wall.replaceService(Self.wallService(services))
+        let wallService = Self.wallService(services)
+        wall.replaceService(wallService)
+        wallDetail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        configureWallDetail(wallService)
+        // A new ListenBrainz account: the wall is built again for it.
+        if listenBrainzChanged { wall.refreshInBackground() }
     }
 
     /// The wall's service, or nil when its data files are missing (the stored wall still shows).

@@ -12,28 +12,39 @@ public struct AppServices: Sendable {
     public let coverArt: CoverArtClient?
     public let reviewer: ReviewService?
     public let identifier: VisionIdentifier?
+    /// This month's usage and the budget (read by `crate usage`, Preferences and the scan).
+    public let usage: UsageMeter
+    /// Discogs links, when a Discogs token is set (settings, Secret Service or `CRATE_DISCOGS_TOKEN`).
+    public let discogs: DiscogsClient?
 
     init(environment: AppEnvironment, settings: Settings, offline: Bool) {
         self.environment = environment
         self.settings = settings
+        let usage = UsageMeter(database: environment.database, prices: PriceTable.load(paths: environment.paths, environment: environment.variables),
+                               budget: settings.monthlyBudget)
+        self.usage = usage
         guard !offline else {
-            provider = nil; musicBrainz = nil; coverArt = nil; reviewer = nil; identifier = nil
+            provider = nil; musicBrainz = nil; coverArt = nil; reviewer = nil; identifier = nil; discogs = nil
             return
         }
         let transport = environment.transport
         let database = environment.database
         let prompts = PromptLibrary.locate()
-        let provider = ProviderFactory.make(settings: settings, keys: environment.keys, http: ResilientHTTPClient(base: transport), usage: database)
+        let provider = ProviderFactory.make(settings: settings, keys: environment.keys, http: ResilientHTTPClient(base: transport), usage: database, meter: usage)
         self.provider = provider
         musicBrainz = .live(settings: settings, transport: transport, limiter: environment.limiter)
         coverArt = .live(settings: settings, transport: transport, limiter: environment.limiter, validate: { try ImagePreparer.validate($0) })
         reviewer = ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
+        discogs = environment.keys.discogsToken().token.map { token in
+            DiscogsClient(http: ResilientHTTPClient(base: transport, policy: DiscogsClient.retryPolicy, limiter: environment.limiter),
+                          limiter: environment.limiter, baseURL: settings.endpoints.discogs, token: token, contact: settings.musicBrainzContact)
+        }
         identifier = provider.map { VisionIdentifier(provider: $0, prompts: prompts, advancedSearch: settings.advancedSearch) }
     }
 
     /// The scan pipeline's view of these services.
     public var scan: ScanPipeline.Services {
-        ScanPipeline.Services(identifier: identifier, musicBrainz: musicBrainz, coverArt: coverArt, reviewer: reviewer)
+        ScanPipeline.Services(identifier: identifier, musicBrainz: musicBrainz, coverArt: coverArt, reviewer: reviewer, usage: usage)
     }
 
     /// A scan pipeline over the library with these services.

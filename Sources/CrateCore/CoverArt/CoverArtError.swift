@@ -20,7 +20,7 @@ public enum CoverArtError: Error, Equatable, Sendable, LocalizedError {
             // A clause from the signature check ("it is not a JPEG image"), or a whole sentence
             // from the image checks ("The image is damaged …").
             return reason.hasSuffix(".") ? "The album art could not be used. \(reason)" : "The album art could not be used: \(reason)."
-        case .network(let error): return "Could not reach the Cover Art Archive: \(error.message)"
+        case .network(let error): return error.unreachable("the Cover Art Archive")
         case .mustWait(let seconds): return "The Cover Art Archive asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
         }
     }

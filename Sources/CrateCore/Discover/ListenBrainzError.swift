@@ -33,7 +33,7 @@ public enum ListenBrainzError: Error, Equatable, Sendable, LocalizedError {
         case .badRequest: return "ListenBrainz refused the request."
         case .server(let status): return "ListenBrainz answered with an error (HTTP \(status))."
         case .malformedResponse: return "ListenBrainz sent an answer Crate could not read."
-        case .network(let error): return "Could not reach ListenBrainz: \(error.message)"
+        case .network(let error): return error.unreachable("ListenBrainz")
         }
     }
 }

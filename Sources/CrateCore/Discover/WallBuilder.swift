@@ -38,101 +38,28 @@ public struct WallBuilder: Sendable {
     ///   - page: 0 for a new wall, then 1, 2, … for each "more".
     public func build(dial: CrateDialPosition, count: Int, excluding: Set<MBID> = [], disliked: Set<MBID> = [], page: Int = 0) async -> BuiltWall {
         let weights = table.entry(dial).orderedWeights.filter { $0.1 > 0 }
-        let planned = WallMath.counts(weights, total: count)
-        guard count > 0 else { return BuiltWall(dial: dial, items: [], planned: planned, unavailable: []) }
+        guard count > 0 else { return BuiltWall(dial: dial, items: [], planned: WallMath.counts(weights, total: count), unavailable: []) }
 
         // Every weighted signal is asked for enough to cover the whole wall (one request each
         // either way), with a quarter more for what filtering drops (live albums, duplicates,
         // dislikes), so a failed signal's share can be given to the others.
         let request = WallSourceRequest(count: min(100, max(count + count / 4, 10)), page: page)
         let outcomes = await fetchAll(weights.map(\.0), request: request)
-
-        var unavailable: [WallUnavailable] = []
-        var supply: [WallSignal: [WallItem]] = [:]
-        let blocked = excluding.union(disliked)
-        for (signal, _) in weights {
-            switch outcomes[signal] ?? .failure(WallError.notConfigured("a source")) {
-            case .failure(let error):
-                unavailable.append(WallUnavailable(signal: signal, reason: UserMessage.text(for: error)))
-            case .success(let items):
-                let usable = uniqueByReleaseGroup(items.filter { !blocked.contains($0.releaseGroupID) }).map { item -> WallItem in
-                    var item = item
-                    item.signal = signal
-                    return item
-                }
-                if usable.isEmpty {
-                    unavailable.append(WallUnavailable(signal: signal, reason: WallError.empty.message))
-                } else {
-                    supply[signal] = usable
-                }
-            }
+        let blend = FeedBlender.blend(weights: weights, count: count, blocked: excluding.union(disliked), outcomes: outcomes) { signal, item in
+            var item = item
+            item.signal = signal
+            return item
         }
-
-        let chosen = Self.allocate(planned: planned, weights: weights, supply: supply, total: count)
-        let buckets = weights.map { ($0.0, chosen[$0.0] ?? []) }
-        return BuiltWall(dial: dial, items: WallMath.interleave(buckets), planned: planned, unavailable: unavailable)
-    }
-
-    /// Takes each signal's planned share (a release group goes to the first signal, in weight
-    /// order, that has it), then hands what is missing to the signals with albums left, in
-    /// proportion to their weights, until the wall is full or nothing is left.
-    static func allocate(planned: [WallSignal: Int], weights: [(WallSignal, Double)], supply: [WallSignal: [WallItem]], total: Int) -> [WallSignal: [WallItem]] {
-        var taken = Set<MBID>()
-        var chosen: [WallSignal: [WallItem]] = [:]
-        var cursor: [WallSignal: Int] = [:]
-        let order = weights.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
-
-        func take(_ signal: WallSignal, _ n: Int) -> Int {
-            guard n > 0, let list = supply[signal] else { return 0 }
-            var got = 0
-            var index = cursor[signal] ?? 0
-            while got < n, index < list.count {
-                let item = list[index]
-                index += 1
-                if taken.insert(item.releaseGroupID).inserted {
-                    chosen[signal, default: []].append(item)
-                    got += 1
-                }
-            }
-            cursor[signal] = index
-            return got
-        }
-
-        var missing = 0
-        for signal in order { missing += (planned[signal] ?? 0) - take(signal, planned[signal] ?? 0) }
-        while missing > 0 {
-            let open = weights.filter { (cursor[$0.0] ?? 0) < (supply[$0.0]?.count ?? 0) }
-            guard !open.isEmpty else { break }
-            let shares = WallMath.counts(open, total: missing)
-            var got = 0
-            for signal in order { got += take(signal, shares[signal] ?? 0) }
-            if got == 0 {
-                // Shares too small to reach the signals with albums left: one each, heaviest first.
-                for (signal, _) in open where missing - got > 0 { got += take(signal, 1) }
-                if got == 0 { break }
-            }
-            missing -= got
-        }
-        _ = total
-        return chosen
+        return BuiltWall(dial: dial, items: blend.items.map(\.item), planned: blend.planned,
+                         unavailable: blend.unavailable.map { WallUnavailable(signal: $0.signal, reason: $0.reason) })
     }
 
     /// Every signal side by side, each cut off after `timeout`.
     private func fetchAll(_ signals: [WallSignal], request: WallSourceRequest) async -> [WallSignal: Result<[WallItem], Error>] {
-        let timeout = self.timeout
-        return await withTaskGroup(of: (WallSignal, Result<[WallItem], Error>).self) { group in
-            for signal in signals {
-                guard let source = sources[signal] else { continue }
-                group.addTask {
-                    (signal, await Self.withTimeout(timeout) { try await source.albums(request) })
-                }
-            }
-            var results: [WallSignal: Result<[WallItem], Error>] = [:]
-            for await (signal, result) in group { results[signal] = result }
-            for signal in signals where results[signal] == nil {
-                results[signal] = .failure(WallError.notConfigured(signal == .wildCard ? "MusicBrainz" : "ListenBrainz"))
-            }
-            return results
+        var fetchers: [WallSignal: FeedBlender.Fetch] = [:]
+        for (signal, source) in sources { fetchers[signal] = { try await source.albums($0) } }
+        return await FeedBlender.fetchAll(signals, fetchers: fetchers, request: request, timeout: timeout) { signal in
+            WallError.notConfigured(signal == .wildCard ? "MusicBrainz" : "ListenBrainz")
         }
     }
 

@@ -7,11 +7,16 @@ public enum WallMath {
     /// whole part of its exact share, and the tiles left go to the largest fractional parts
     /// (ties: the heavier weight, then signal order). Signals of weight 0 get nothing.
     public static func counts(_ weights: [(WallSignal, Double)], total: Int) -> [WallSignal: Int] {
+        counts(of: weights, total: total)
+    }
+
+    /// `counts` for any kind of signal (the wall's five, a genre feed's six).
+    public static func counts<Signal: Hashable & Comparable>(of weights: [(Signal, Double)], total: Int) -> [Signal: Int] {
         let positive = weights.filter { $0.1 > 0 && $0.1.isFinite }
         let sum = positive.reduce(0) { $0 + $1.1 }
-        var result: [WallSignal: Int] = [:]
+        var result: [Signal: Int] = [:]
         guard total > 0, sum > 0 else { return result }
-        var remainders: [(signal: WallSignal, fraction: Double, weight: Double)] = []
+        var remainders: [(signal: Signal, fraction: Double, weight: Double)] = []
         var given = 0
         for (signal, weight) in positive {
             let exact = Double(total) * weight / sum
@@ -43,6 +48,11 @@ public enum WallMath {
     /// would leave the rest impossible to place within that bound is passed over for the next
     /// best. Each bucket's own order is kept.
     public static func interleave<Item>(_ buckets: [(WallSignal, [Item])]) -> [Item] {
+        interleave(buckets: buckets)
+    }
+
+    /// `interleave` for any kind of signal.
+    public static func interleave<Signal, Item>(buckets: [(Signal, [Item])]) -> [Item] {
         let queues = buckets.filter { !$0.1.isEmpty }.map(\.1)
         let weights = queues.map(\.count)
         var remaining = weights

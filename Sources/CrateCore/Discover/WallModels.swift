@@ -47,6 +47,15 @@ public enum AlbumRating: Int, Codable, Sendable {
 
     /// ListenBrainz recording feedback: love 1, hate -1.
     public var feedbackScore: Int { rawValue }
+
+    /// "favourite", "dislike" or "none" (logs and test events).
+    public static func describe(_ rating: AlbumRating?) -> String {
+        switch rating {
+        case .favourite: return "favourite"
+        case .dislike: return "dislike"
+        case nil: return "none"
+        }
+    }
 }
 
 /// The album a rating is about.

@@ -27,17 +27,30 @@ public struct WallService: Sendable {
     public static let pageSize = 60
 
     /// Builds a new wall for `dial` and stores it in place of the last one. When no signal
-    /// gave anything (offline, every service down), the stored wall is kept and the built
-    /// (empty) one is returned with its reasons.
+    /// gave anything (offline, every service down), or only the crate answered and gave less
+    /// than half a wall, the stored wall is kept and the built (empty) one is returned with its
+    /// reasons.
     public func refresh(dial: CrateDialPosition, count: Int = pageSize) async throws -> BuiltWall {
         let disliked = try dislikes()
-        let wall = await builder.build(dial: dial, count: count, disliked: disliked)
+        var wall = await builder.build(dial: dial, count: count, disliked: disliked)
+        if Self.keepsStoredWall(built: wall, wanted: count, stored: try database.storedWall()) {
+            // Offline (the crate alone answered): a thin wall would replace a full one.
+            wall.items = []
+        }
         if !wall.items.isEmpty {
             try database.saveWall(dial: dial, items: wall.items, unavailable: wall.unavailable)
         } else {
             try database.setWallDial(dial)
         }
         return wall
+    }
+
+    /// True when a refresh that reached only part of its sources gave less than half a wall
+    /// while the stored wall has more: the network is down or nearly so, and the stored wall
+    /// stays (the refresh then reports its unavailable sources, as when nothing answered).
+    static func keepsStoredWall(built: BuiltWall, wanted: Int, stored: StoredWall?) -> Bool {
+        guard !built.unavailable.isEmpty, built.items.count * 2 < wanted, let stored else { return false }
+        return stored.tiles.count > built.items.count
     }
 
     /// `count` more tiles for the stored wall's dial, none of them already shown; appended.
@@ -62,6 +75,29 @@ public struct WallService: Sendable {
     @discardableResult
     public func rate(_ album: RatedAlbum, _ rating: AlbumRating?) throws -> Bool {
         try database.rate(album, rating, feedback: sendsFeedback)
+    }
+
+    /// A wall album's release with its tracks, year and label: the wall's release when it named
+    /// one (one MusicBrainz lookup), else an official release of the group (one browse). Nil
+    /// offline or when the group lists no release.
+    public func details(of item: WallItem) async throws -> ReleaseDetails? {
+        guard let musicBrainz = feedback.musicBrainz else { return nil }
+        if let release = item.releaseID {
+            return try await musicBrainz.release(release)
+        }
+        return try await musicBrainz.releaseDetails(ofReleaseGroup: item.releaseGroupID)
+    }
+
+    /// "Add to Crate": the wall album becomes a crate album without a photo scan, with its tracks
+    /// when `details` has them; its art comes from the Cover Art Archive through the repair pass.
+    /// An album already in the crate is not added twice. Returns the album's id.
+    @discardableResult
+    public func addToCrate(_ item: WallItem, details: ReleaseDetails?) throws -> Int64 {
+        var album = details?.album ?? Album(musicBrainzReleaseID: item.releaseID?.rawValue, title: item.title, artist: item.artist)
+        album.musicBrainzReleaseGroupID = item.releaseGroupID.rawValue
+        if album.title.isEmpty { album.title = item.title }
+        if album.artist.isEmpty { album.artist = item.artist }
+        return try database.addToCrate(album, tracks: details?.tracks ?? [])
     }
 
     /// Sends the feedback that is due.

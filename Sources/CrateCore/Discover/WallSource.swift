@@ -110,15 +110,27 @@ public struct RecommendationsSource: WallSource {
         let database = self.database
         var known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]
         let missing = recordings.filter { known[$0] == nil }
+        let signal = self.signal, coverArt = self.coverArt
+        func items() -> [WallItem] {
+            uniqueByReleaseGroup(recordings.compactMap { known[$0]?.wallItem(signal, coverArt: coverArt) })
+        }
         if !missing.isEmpty {
-            let fetched = try await listenBrainz.releases(ofRecordings: missing)
-            known.merge(fetched) { a, _ in a }
-            if database?.isReadOnly == false {
-                try? await Task.detached { try database?.cacheRecordingAlbums(fetched) }.value
+            let map = { @Sendable () async throws -> [MBID: ListenBrainzReleaseGroup] in
+                let fetched = try await listenBrainz.releases(ofRecordings: missing)
+                if database?.isReadOnly == false {
+                    try? await Task.detached { try database?.cacheRecordingAlbums(fetched) }.value
+                }
+                return fetched
+            }
+            if items().count >= wanted {
+                // The albums already known fill this signal's share: the wall does not wait for
+                // a second round trip; the new recordings are mapped for the next wall.
+                Task.detached(priority: .utility) { _ = try? await map() }
+            } else {
+                known.merge(try await map()) { a, _ in a }
             }
         }
-        let items = uniqueByReleaseGroup(recordings.compactMap { known[$0]?.wallItem(signal, coverArt: coverArt) })
-        return Array(items.dropFirst(request.count * request.page))
+        return Array(items().dropFirst(request.count * request.page))
     }
 }
 

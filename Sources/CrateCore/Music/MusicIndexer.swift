@@ -31,41 +31,63 @@ public struct MusicScanReport: Equatable, Sendable, Codable {
 /// are dropped. Files of a folder that is missing (an unplugged disk) are kept, not dropped.
 public enum MusicIndexer {
     /// Scans `folders` into `database`. Tag reading runs on all cores; the write is one transaction.
+    /// Directories unchanged since the last scan (`MusicFolderWalker`'s cache) are not listed
+    /// again, and when no directory changed the index is not loaded at all.
     public static func scan(folders: [String], database: AppDatabase) throws -> MusicScanReport {
         var report = MusicScanReport()
         report.folders = folders
-        let walk = MusicFolderWalker.walk(folders)
+        let cache = try database.musicDirectories()
+        let walk = MusicFolderWalker.walk(folders, cache: cache)
         report.loopsSkipped = walk.loopsSkipped
         report.missingFolders = walk.missingRoots
         report.unreadableFolders = walk.unreadableDirectories.map(\.path)
-        let stamps = try database.musicFileStamps()
         let audio = walk.files.filter { $0.kind == .audio }
-        report.files = audio.count
-        report.playlists = walk.files.count - audio.count
-        var toRead: [FoundFile] = []
-        for file in audio {
-            if let stamp = stamps[file.path], stamp.mtimeNs == file.mtimeNs, stamp.size == file.size {
-                report.unchanged += 1
-            } else {
-                toRead.append(file)
-                if stamps[file.path] == nil { report.added += 1 } else { report.updated += 1 }
-            }
-        }
-        let upserts = readAll(toRead)
-        // Drop files no longer on disk, but only under folders that were actually walked.
-        let present = Set(audio.map(\.path))
+        report.files = audio.count + walk.unchangedAudioFiles
+        report.playlists = walk.files.count - audio.count + walk.unchangedPlaylists
+        report.unchanged = walk.unchangedAudioFiles
+
         let walkedRoots = folders.filter { !walk.missingRoots.contains($0) }.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        let removed = stamps.keys.filter { path in
-            !present.contains(path) && walkedRoots.contains { path.hasPrefix($0) }
+        func underWalkedRoot(_ path: String) -> Bool {
+            walkedRoots.contains { path.hasPrefix($0) || path + "/" == $0 }
         }
-        report.removed = removed.count
-        try database.applyMusicIndexChanges(upserts: upserts, removedPaths: removed.sorted())
+        let visited = walk.unchangedDirectories.union(walk.readDirectories.map(\.path))
+        // Directories the last scan saw that are gone (or now unreadable, or only reached as a loop).
+        let goneDirectories = cache.keys.filter { underWalkedRoot($0) && !visited.contains($0) }.sorted()
+
+        if !walk.readDirectories.isEmpty || !goneDirectories.isEmpty {
+            let stamps = try database.musicFileStamps()
+            var toRead: [FoundFile] = []
+            for file in audio {
+                if let stamp = stamps[file.path], stamp.mtimeNs == file.mtimeNs, stamp.size == file.size {
+                    report.unchanged += 1
+                } else {
+                    toRead.append(file)
+                    if stamps[file.path] == nil { report.added += 1 } else { report.updated += 1 }
+                }
+            }
+            let upserts = readAll(toRead)
+            // Drop files no longer on disk, but only under folders that were actually walked; the
+            // files of an unchanged directory were all found there (its digest says so).
+            let present = Set(audio.map(\.path))
+            let removed = stamps.keys.filter { path in
+                !present.contains(path) && underWalkedRoot(path) && !walk.unchangedDirectories.contains(directory(of: path))
+            }
+            report.removed = removed.count
+            try database.applyMusicIndexChanges(upserts: upserts, removedPaths: removed.sorted(),
+                                                directories: walk.readDirectories, removedDirectories: goneDirectories)
+        }
         let counts = try database.musicIndexCounts()
         report.tracks = counts.tracks
         report.unreadable = counts.unreadable
         report.albums = counts.albums
         (report.matched, report.ambiguous, report.unmatched) = try database.musicMatchCounts()
         return report
+    }
+
+    /// The directory part of a file's path ("/a/b" for "/a/b/c.flac").
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(path[..<slash])
     }
 
     /// Reads tags of `files` on all cores; each iteration writes only its own slot.

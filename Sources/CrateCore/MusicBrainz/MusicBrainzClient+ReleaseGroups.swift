@@ -7,6 +7,8 @@ public struct ReleaseGroupHit: Equatable, Sendable {
     public var artist: String
     public var primaryType: String?
     public var secondaryTypes: [String]
+    /// The credited artists' MBIDs, in credit order.
+    public var artistIDs: [MBID] = []
 }
 
 /// One page of a release-group search.
@@ -43,7 +45,8 @@ struct MBReleaseGroupFull: Decodable {
     var hit: ReleaseGroupHit? {
         guard let id = MBID(validating: group.id) else { return nil }
         let artist = artistCredit.map { ($0.name ?? $0.artist?.name ?? "") + ($0.joinphrase ?? "") }.joined().trimmingCharacters(in: .whitespaces)
-        return ReleaseGroupHit(id: id, title: group.title ?? "", artist: artist, primaryType: group.primaryType, secondaryTypes: group.secondaryTypes)
+        return ReleaseGroupHit(id: id, title: group.title ?? "", artist: artist, primaryType: group.primaryType, secondaryTypes: group.secondaryTypes,
+                               artistIDs: artistCredit.compactMap { MBID(validating: $0.artist?.id) })
     }
 }
 
@@ -89,5 +92,23 @@ extension MusicBrainzClient {
     /// The recordings of one release (a lookup).
     public func recordings(ofRelease release: MBID) async throws -> [MBID] {
         try await self.release(release).tracks.compactMap(\.recordingID)
+    }
+}
+
+extension MusicBrainzClient {
+    /// One official release of a group with its tracks, in one request
+    /// (`GET /release?release-group=…&inc=recordings+artist-credits+labels+release-groups&limit=1`):
+    /// what a wall album's detail pane shows. Nil when the group lists no release.
+    public func releaseDetails(ofReleaseGroup group: MBID) async throws -> ReleaseDetails? {
+        let url = try releaseGroupURL(path: "release", query: "release-group=\(group.rawValue)&inc=recordings+artist-credits+labels+release-groups&status=official&limit=1&fmt=json")
+        let body = try await getBody(url)
+        let browse: MBReleaseBrowse
+        do {
+            browse = try JSONDecoder().decode(MBReleaseBrowse.self, from: body)
+        } catch {
+            throw MusicBrainzError.malformedResponse("release browse")
+        }
+        guard let release = browse.releases.first, let id = MBID(validating: release.id) else { return nil }
+        return ReleaseDetails(release, id: id)
     }
 }

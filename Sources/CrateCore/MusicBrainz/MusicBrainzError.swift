@@ -24,7 +24,7 @@ public enum MusicBrainzError: Error, Equatable, Sendable, LocalizedError {
         case .refused: return "MusicBrainz refused the request. Check the contact address in Settings."
         case .server(let status): return "MusicBrainz answered with an error (HTTP \(status))."
         case .malformedResponse: return "MusicBrainz sent an answer Crate could not read."
-        case .network(let error): return "Could not reach MusicBrainz: \(error.message)"
+        case .network(let error): return error.unreachable("MusicBrainz")
         case .mustWait(let seconds): return "MusicBrainz asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
         }
     }

@@ -8,6 +8,13 @@ public struct ReleaseDetails: Equatable, Sendable {
     public var status: String?
     public var country: String?
 
+    public init(album: Album, tracks: [ReleaseTrack], status: String? = nil, country: String? = nil) {
+        self.album = album
+        self.tracks = tracks
+        self.status = status
+        self.country = country
+    }
+
     /// The tracks as rows for `albumID`, in canonical order.
     public func makeTracks(albumID: Int64) -> [Track] {
         tracks.map {
@@ -26,6 +33,15 @@ public struct ReleaseTrack: Equatable, Sendable {
     public var title: String
     public var durationMs: Int?
     public var recordingID: MBID?
+
+    public init(disc: Int, position: Int, number: String?, title: String, durationMs: Int?, recordingID: MBID?) {
+        self.disc = disc
+        self.position = position
+        self.number = number
+        self.title = title
+        self.durationMs = durationMs
+        self.recordingID = recordingID
+    }
 }
 
 extension ReleaseDetails {

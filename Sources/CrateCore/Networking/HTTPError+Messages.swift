@@ -19,6 +19,22 @@ extension HTTPError: LocalizedError {
 
     public var errorDescription: String? { message }
 
+    /// What a user reads when `service` could not be reached: plain words, never the transport
+    /// library's own text (addresses, ports, "Couldn't connect to server"), which stays in the log.
+    public func unreachable(_ service: String) -> String {
+        let subject = service.prefix(1).uppercased() + service.dropFirst()  // "the Cover Art Archive" opens a sentence
+        switch self {
+        case .timedOut: return "\(subject) took too long to answer. Try again in a moment."
+        case .cannotConnect, .connectionLost, .transport:
+            return "Could not reach \(service). Check the internet connection; Crate tries again later."
+        case .cancelled: return "The request to \(service) was cancelled."
+        case .bodyTooLarge, .tooManyRedirects, .redirectRefused:
+            return "\(subject) sent an answer Crate could not use: \(message)"
+        case .invalidURL, .invalidRequest:
+            return "The address set for \(service) cannot be used. Check it in Preferences or the environment."
+        }
+    }
+
     /// Failures that may well succeed a moment later, so one automatic retry is worth it.
     public var isTransient: Bool {
         switch self {

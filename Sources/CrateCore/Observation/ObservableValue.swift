@@ -35,7 +35,11 @@ public final class ObservableValue<Value> {
         subscribers[id] = handler
         if initial { handler(value) }
         return ObservationToken { [weak self] in
-            self?.subscribers[id] = nil
+            // Take the handler out, then let it go once the dictionary is no longer being
+            // changed: releasing it may release another token of this value, whose cancel
+            // would change the dictionary inside this change (an exclusivity violation).
+            let removed = self?.subscribers.removeValue(forKey: id)
+            withExtendedLifetime(removed) {}
         }
     }
 

@@ -316,10 +316,41 @@ extension AppDatabase {
             }
         }
 
+        // What a music-folder scan last saw in each directory: the directory's mtime, the names of
+        // its audio files, playlists and sub-directories, and a digest of those files' mtimes and
+        // sizes. A directory whose mtime and digest are unchanged is not read again.
+        migrator.registerMigration("v14-music-directory-cache") { db in
+            try db.create(table: "music_dir") { t in
+                t.primaryKey("path", .text)
+                t.column("mtimeNs", .integer).notNull()
+                t.column("entries", .blob).notNull()
+                t.column("digest", .integer).notNull()
+            }
+        }
+
+        // The usage meter by tier (see the usage meter decision in docs/decisions): one row per
+        // scan, under the tier that answered it (`local`, `vision`, `search`), written in the
+        // scan's own transaction, and the monthly budget notices the window has already shown.
+        // Rows are only ever inserted, so processes that scan at once never lose a count.
+        migrator.registerMigration("v15-usage-scans-by-tier") { db in
+            try db.create(table: "usage_scan") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull().indexed()
+                t.column("tier", .text).notNull()
+                t.column("found", .boolean).notNull()
+            }
+            try db.create(table: "usage_notice") { t in
+                t.column("month", .text).notNull()
+                t.column("level", .text).notNull()
+                t.primaryKey(["month", "level"])
+                t.column("shownAt", .datetime).notNull()
+            }
+        }
+
         // The grid pages the crate by last scan without sorting it: the last scan time is kept on
         // the album (by triggers, whoever writes the scan) and indexed, so the first page of
         // 100 000 albums is read off the index like the first page of 1 000.
-        migrator.registerMigration("v14-album-last-scan-index") { db in
+        migrator.registerMigration("v16-album-last-scan-index") { db in
             try db.execute(sql: """
                 ALTER TABLE album ADD COLUMN lastScanAt DATETIME;
                 UPDATE album SET lastScanAt = (SELECT MAX(scannedAt) FROM scan WHERE scan.albumId = album.id);

@@ -122,6 +122,8 @@ extension AppDatabase {
         var scan = Scan(albumID: albumID, scannedAt: date, method: method, confidence: confidence)
         try scan.insert(db)
         guard let scanID = scan.id else { throw CrateError.notFound("The saved scan") }
+        // Counted for the usage meter in the same transaction: once per saved scan, never twice.
+        if let tier = ScanTier(method: method) { try insertScanUsage(tier: tier, found: true, at: date, in: db) }
         for (rank, candidate) in candidates.enumerated() {
             try ScanCandidateRow(scanID: scanID, rank: rank, candidate: candidate).insert(db)
         }

@@ -161,24 +161,29 @@ public final class AppDatabase: Sendable {
     private static func openPool(at url: URL, notice: String?, changePollInterval: Duration) throws -> AppDatabase {
         // Looked at through a read-only connection first: deciding that a library must not be
         // written must not itself write (a read-write open commits a WAL frame).
-        if try isSuperseded(at: url) {
+        let existing = try isSuperseded(at: url)
+        if existing == true {
             Log.notice("database \(url.path) is newer than this build; opened read-only")
             return try openReadOnly(at: url, reason: .newerVersion, notice: notice, changePollInterval: changePollInterval)
         }
         let pool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: false))
-        // Reading the schema and a quick check finds damage beyond the header before we trust the file.
-        try pool.read { db in
-            let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
-            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+        // A quick check finds damage beyond the header before we trust the file. An existing file
+        // was checked by the probe just now; the check reads every page, so it runs once, not twice.
+        if existing == nil {
+            try pool.read { db in
+                let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+                guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+            }
         }
         return try AppDatabase(writer: pool, recoveryNotice: notice, fileURL: url, changePollInterval: changePollInterval)
     }
 
-    /// True when an existing library was written by a newer Crate: a migration this build does not
-    /// know, or a higher `PRAGMA user_version`. A missing or empty file is a new library.
-    private static func isSuperseded(at url: URL) throws -> Bool {
+    /// Whether an existing library was written by a newer Crate: a migration this build does not
+    /// know, or a higher `PRAGMA user_version`. Nil for a missing or empty file (a new library,
+    /// not looked at); otherwise the file also passed a quick check.
+    private static func isSuperseded(at url: URL) throws -> Bool? {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { return false }
+        guard size > 0 else { return nil }
         let probe = try openReadOnlyConnection(at: url)
         defer { try? probe.close() }
         return try probe.read { db in

@@ -38,23 +38,59 @@ extension AppDatabase {
         }
     }
 
+    /// What the last scans saw in each directory, by path (`music_dir`).
+    public func musicDirectories() throws -> [String: MusicDirectoryRecord] {
+        try writer.read { db in
+            var records: [String: MusicDirectoryRecord] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, mtimeNs, entries, digest FROM music_dir")
+            while let row = try rows.next() {
+                let path: String = row[0]
+                let entries: Data = row[2]
+                records[path] = MusicDirectoryRecord(path: path, mtimeNs: row[1], entries: [UInt8](entries), digest: row[3])
+            }
+            return records
+        }
+    }
+
     /// Applies one scan's changes in a single transaction: a scan killed half-way leaves the
-    /// index as it was, and the next scan redoes the work.
-    public func applyMusicIndexChanges(upserts: [MusicFile], removedPaths: [String]) throws {
-        guard !upserts.isEmpty || !removedPaths.isEmpty else { return }
+    /// index as it was, and the next scan redoes the work. Statements are prepared once.
+    public func applyMusicIndexChanges(upserts: [MusicFile], removedPaths: [String],
+                                       directories: [MusicDirectoryRecord] = [], removedDirectories: [String] = []) throws {
+        guard !upserts.isEmpty || !removedPaths.isEmpty || !directories.isEmpty || !removedDirectories.isEmpty else { return }
         if isReadOnly { throw CrateError.databaseReadOnly }
         try guardedWrite { db in
+            let deleteFile = try db.cachedStatement(sql: "DELETE FROM music_file WHERE path = ?")
             for path in removedPaths {
-                try db.execute(sql: "DELETE FROM music_file WHERE path = ?", arguments: [path])
+                try deleteFile.execute(arguments: [path])
             }
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO music_file (path, mtimeNs, size, status, problem, title, artist, albumArtist, album, disc, track,
+                                        durationMs, mbAlbumId, mbReleaseGroupId, mbTrackId, albumKey, groupKey, tagged)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET mtimeNs = excluded.mtimeNs, size = excluded.size, status = excluded.status,
+                    problem = excluded.problem, title = excluded.title, artist = excluded.artist,
+                    albumArtist = excluded.albumArtist, album = excluded.album, disc = excluded.disc, track = excluded.track,
+                    durationMs = excluded.durationMs, mbAlbumId = excluded.mbAlbumId,
+                    mbReleaseGroupId = excluded.mbReleaseGroupId, mbTrackId = excluded.mbTrackId,
+                    albumKey = excluded.albumKey, groupKey = excluded.groupKey, tagged = excluded.tagged
+                """)
             for file in upserts {
-                var row = file
-                row.id = try Int64.fetchOne(db, sql: "SELECT id FROM music_file WHERE path = ?", arguments: [file.path])
-                if row.id == nil {
-                    try row.insert(db)
-                } else {
-                    try row.update(db)
-                }
+                try upsert.execute(arguments: [
+                    file.path, file.mtimeNs, file.size, file.status.rawValue, file.problem, file.title, file.artist,
+                    file.albumArtist, file.album, file.disc, file.track, file.durationMs, file.musicBrainzAlbumID,
+                    file.musicBrainzReleaseGroupID, file.musicBrainzTrackID, file.albumKey, file.groupKey, file.tagged,
+                ])
+            }
+            let deleteDirectory = try db.cachedStatement(sql: "DELETE FROM music_dir WHERE path = ?")
+            for path in removedDirectories {
+                try deleteDirectory.execute(arguments: [path])
+            }
+            let saveDirectory = try db.cachedStatement(sql: """
+                INSERT INTO music_dir (path, mtimeNs, entries, digest) VALUES (?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET mtimeNs = excluded.mtimeNs, entries = excluded.entries, digest = excluded.digest
+                """)
+            for record in directories {
+                try saveDirectory.execute(arguments: [record.path, record.mtimeNs, Data(record.entries), record.digest])
             }
         }
     }

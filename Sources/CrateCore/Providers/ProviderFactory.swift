@@ -5,10 +5,12 @@ public enum ProviderFactory {
     /// The provider from `settings` with its key from `keys`, wrapped so every call is recorded in
     /// `usage` when a database is given. Provider `none` gives nil; a provider that needs a key and
     /// has none gives an `UnavailableProvider` that says so on first use.
-    public static func make(settings: Settings, keys: KeyStore, http: any HTTPClient, usage database: AppDatabase? = nil, log: DiagnosticLog = .standard) -> (any LLMProvider)? {
+    /// With a `meter`, every call is refused once this month's budget is used up.
+    public static func make(settings: Settings, keys: KeyStore, http: any HTTPClient, usage database: AppDatabase? = nil, meter: UsageMeter? = nil,
+                            log: DiagnosticLog = .standard) -> (any LLMProvider)? {
         guard let provider = makeBare(settings: settings, keys: keys, http: http) else { return nil }
         guard let database else { return provider }
-        return UsageRecordingProvider(provider, database: database, log: log)
+        return UsageRecordingProvider(provider, database: database, meter: meter, log: log)
     }
 
     static func makeBare(settings: Settings, keys: KeyStore, http: any HTTPClient) -> (any LLMProvider)? {

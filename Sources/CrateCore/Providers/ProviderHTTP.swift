@@ -104,12 +104,13 @@ enum ProviderHTTP {
         }
     }
 
-    /// Integer from a JSON number (Linux Foundation may hand back Int, Double or NSNumber).
+    /// Integer from a JSON number (Linux Foundation may hand back Int, Double or NSNumber); nil for
+    /// anything else, including a number no `Int` holds (`1e300` would trap in `Int(_:)`).
     static func int(_ value: Any?) -> Int? {
         switch value {
         case let v as Int: return v
-        case let v as Double where v.isFinite: return Int(v)
-        case let v as NSNumber: return v.intValue
+        case let v as Double: return Int(exactly: v.rounded(.towardZero))
+        case let v as NSNumber: return Int(exactly: v.doubleValue.rounded(.towardZero))
         default: return nil
         }
     }

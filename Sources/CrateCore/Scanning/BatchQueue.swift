@@ -99,7 +99,7 @@ public final class BatchQueue: Sendable {
                 // Maybe the network, maybe this photo: keep the attempt counted, so a photo that
                 // fails this way every time is skipped after a few runs.
                 return false
-            case .offline, .providerKey, .mustWait:
+            case .offline, .providerKey, .mustWait, .budgetUsedUp:
                 // Not the photo's fault: it waits (History says why) and is tried again later.
                 try release(item, reason: failure.message)
                 return false

@@ -59,9 +59,14 @@ public enum ScanFailure: Error, Equatable, Sendable {
     /// not scanned and nothing was saved. `queued`: it is in the bulk queue and stays there, so a
     /// later run scans it.
     case mustWait(service: String, seconds: TimeInterval, queued: Bool)
+    /// This month's budget for the identification service is used up (the sentence says until
+    /// when). Tier 0 still answered first; the photo waits in the queue for a raised budget or
+    /// the next month.
+    case budgetUsedUp(String)
 
     public var message: String {
         switch self {
+        case .budgetUsedUp(let message): return message
         case .notIdentified: return "Unable to identify this cover art"
         case .badImage(let message), .providerKey(let message), .other(let message): return message
         case .offline(let service):

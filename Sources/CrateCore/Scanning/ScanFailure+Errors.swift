@@ -46,7 +46,7 @@ extension ScanFailure {
     /// (when the network is back, after a new key, after a service's pause).
     public var waitsForRetry: Bool {
         switch self {
-        case .offline, .providerKey, .mustWait: return true
+        case .offline, .providerKey, .mustWait, .budgetUsedUp: return true
         case .notIdentified, .badImage, .other, .cancelled: return false
         }
     }

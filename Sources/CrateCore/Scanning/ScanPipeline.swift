@@ -11,12 +11,16 @@ public final class ScanPipeline: AlbumScanner {
         public var musicBrainz: MusicBrainzClient?
         public var coverArt: CoverArtClient?
         public var reviewer: AlbumReviewing?
+        /// The monthly budget: a scan that needs the provider stops when it is used up.
+        public var usage: UsageMeter?
 
-        public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil) {
+        public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil,
+                    usage: UsageMeter? = nil) {
             self.identifier = identifier
             self.musicBrainz = musicBrainz
             self.coverArt = coverArt
             self.reviewer = reviewer
+            self.usage = usage
         }
 
         /// Tier 0 only: nothing leaves the machine.
@@ -66,11 +70,22 @@ public final class ScanPipeline: AlbumScanner {
             return try await finishKnownAlbum(entry, events: events)
         }
 
-        guard let identifier = services.identifier else { throw ScanFailure.notIdentified }
+        guard let identifier = services.identifier else {
+            recordNotFound(.local)
+            throw ScanFailure.notIdentified
+        }
         // MusicBrainz asked for a long pause (here or in another Crate process): stop before
         // paying for an identification whose search could not be sent.
         try await checkMusicBrainzPause(queued: batchItem != nil)
-        let answer = try await identify(photo, with: identifier)
+        let answer: VisionAnswer
+        do {
+            answer = try await identify(photo, with: identifier)
+        } catch ScanFailure.notIdentified {
+            recordNotFound(.vision)
+            throw ScanFailure.notIdentified
+        } catch let error as UsageBudgetError {
+            throw ScanFailure.budgetUsedUp(error.message(calendar: services.usage?.calendar ?? .current))
+        }
         try Task.checkCancellation()
 
         let (album, candidates) = try await resolve(answer, queued: batchItem != nil)
@@ -179,6 +194,9 @@ public final class ScanPipeline: AlbumScanner {
         if let identity, let recorded = try database.journaledIdentification(photoDigest: digest, identity: identity) {
             return recorded
         }
+        // The month's budget is used up: stop before anything is sent (the wrapped provider
+        // refuses too, for a call that races past this check in another process).
+        try services.usage?.checkProviderAllowed()
         let answer: VisionAnswer
         do {
             guard let found = try await identifier.identify(photoJPEG: photo.visionJPEG) else { throw ScanFailure.notIdentified }
@@ -194,6 +212,15 @@ public final class ScanPipeline: AlbumScanner {
             Log.error("could not keep the identification: \(UserMessage.text(for: error))")
         }
         return answer
+    }
+
+    /// Counts a scan that found nothing under the last tier it tried. Counting never fails a scan.
+    private func recordNotFound(_ tier: ScanTier) {
+        do {
+            try database.recordScanUsage(tier: tier, found: false)
+        } catch {
+            Log.error("could not count the scan for the usage meter: \(UserMessage.text(for: error))")
+        }
     }
 
     private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,

@@ -10,6 +10,8 @@ public struct Endpoints: Equatable, Sendable, Codable {
     public var ollama: URL
     public var listenBrainz: URL
     public var listenBrainzLabs: URL
+    /// The Discogs API (optional second source for links; `CRATE_DISCOGS_URL`).
+    public var discogs: URL = DiscogsClient.defaultBaseURL
 
     public init(musicBrainz: URL, coverArtArchive: URL, anthropic: URL, openAI: URL, ollama: URL,
                 listenBrainz: URL = URL(string: "https://api.listenbrainz.org")!,
@@ -34,6 +36,7 @@ public struct Endpoints: Equatable, Sendable, Codable {
         ollama = try c.decodeIfPresent(URL.self, forKey: .ollama) ?? d.ollama
         listenBrainz = try c.decodeIfPresent(URL.self, forKey: .listenBrainz) ?? d.listenBrainz
         listenBrainzLabs = try c.decodeIfPresent(URL.self, forKey: .listenBrainzLabs) ?? d.listenBrainzLabs
+        discogs = try c.decodeIfPresent(URL.self, forKey: .discogs) ?? d.discogs
     }
 
     public static let defaults = Endpoints(
@@ -53,5 +56,6 @@ public struct Endpoints: Equatable, Sendable, Codable {
         ("CRATE_OLLAMA_URL", \.ollama),
         ("CRATE_LISTENBRAINZ_URL", \.listenBrainz),
         ("CRATE_LISTENBRAINZ_LABS_URL", \.listenBrainzLabs),
+        ("CRATE_DISCOGS_URL", \.discogs),
     ] }
 }

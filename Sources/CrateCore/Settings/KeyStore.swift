@@ -174,3 +174,36 @@ extension KeyStore {
         return .file(listenBrainzTokenURL.path)
     }
 }
+
+/// The Discogs personal token, kept like the other keys: `CRATE_DISCOGS_TOKEN`, then the Secret
+/// Service, then `keys/discogs.key` (0600). Never printed or logged.
+extension KeyStore {
+    public static let discogsSecret = "discogs"
+    public static let discogsTokenVariable = "CRATE_DISCOGS_TOKEN"
+
+    public var discogsTokenURL: URL {
+        paths.configDirectory.appendingPathComponent("keys", isDirectory: true).appendingPathComponent("\(Self.discogsSecret).key")
+    }
+
+    /// The token and where it came from (or why there is none).
+    public func discogsToken() -> (source: KeySource, token: String?) {
+        if let value = environment[Self.discogsTokenVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+            return (.environment(Self.discogsTokenVariable), value)
+        }
+        if let token = secrets?.lookup(secret: Self.discogsSecret), !token.isEmpty {
+            return (.secretService, token)
+        }
+        let file = readKeyFile(discogsTokenURL)
+        return (file.source, file.key)
+    }
+
+    /// Saves the token in the Secret Service when there is one, else in a 0600 file.
+    public func saveDiscogsToken(_ token: String) throws -> KeySource {
+        if let secrets, secrets.store(token, secret: Self.discogsSecret) {
+            try? FileManager.default.removeItem(at: discogsTokenURL)
+            return .secretService
+        }
+        try writeKeyFile(token, to: discogsTokenURL)
+        return .file(discogsTokenURL.path)
+    }
+}

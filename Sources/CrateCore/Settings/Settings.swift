@@ -41,6 +41,8 @@ public struct Settings: Equatable, Sendable, Codable {
     public var musicFolders: [String] = []
     /// The ListenBrainz user whose history and recommendations feed the Crate Wall (nil: none).
     public var listenBrainzUser: String?
+    /// The optional monthly budget for the identification service (scans and/or dollars).
+    public var monthlyBudget: UsageBudget = .none
 
     public init() {}
 
@@ -130,6 +132,7 @@ public struct Settings: Equatable, Sendable, Codable {
         endpoints = try c.decodeIfPresent(Endpoints.self, forKey: .endpoints) ?? .defaults
         musicFolders = try c.decodeIfPresent([String].self, forKey: .musicFolders) ?? []
         listenBrainzUser = try c.decodeIfPresent(String.self, forKey: .listenBrainzUser)
+        monthlyBudget = try c.decodeIfPresent(UsageBudget.self, forKey: .monthlyBudget) ?? .none
     }
 }
 

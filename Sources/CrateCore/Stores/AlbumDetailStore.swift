@@ -15,8 +15,21 @@ public struct AlbumDetailState: Equatable, Sendable {
     public var tracks: [Track] = []
     public var review: ReviewStatus = .none
     public var errorMessage: String?
+    /// A wall album that is not in the crate (the pane offers "Add to Crate"); nil for crate albums.
+    public var wallItem: WallItem?
+    /// "Add to Crate" is under way.
+    public var isAddingToCrate = false
+    /// The album's heart or ✕ (by release group; nil: neither, or no release group).
+    public var rating: AlbumRating?
 
     public init() {}
+
+    /// The album as the rating intents name it (nil without a MusicBrainz release group).
+    public var ratedAlbum: RatedAlbum? {
+        if let wallItem { return RatedAlbum(releaseGroupID: wallItem.releaseGroupID, title: wallItem.title, artist: wallItem.artist, releaseID: wallItem.releaseID) }
+        guard let album, let group = MBID(validating: album.musicBrainzReleaseGroupID) else { return nil }
+        return RatedAlbum(releaseGroupID: group, title: album.title, artist: album.artist, releaseID: MBID(validating: album.musicBrainzReleaseID))
+    }
 
     /// "Released 1977 · Rock · Warner Bros." — only the parts that are known.
     public var subtitle: String {
@@ -37,15 +50,23 @@ public struct AlbumDetailState: Equatable, Sendable {
 public final class AlbumDetailStore {
     public typealias ReviewLookup = @Sendable (Album) throws -> Review?
     public typealias ReviewGenerator = @Sendable (Album, _ regenerate: Bool) async throws -> Review
+    /// A wall album's release and tracks (MusicBrainz); nil when offline or unknown.
+    public typealias WallDetails = @Sendable (WallItem) async throws -> ReleaseDetails?
+    /// Puts a wall album into the crate; returns its album id.
+    public typealias WallAdd = @Sendable (WallItem, ReleaseDetails?) async throws -> Int64
 
     /// The tables the pane is read from. A table-level filter: a change to any album refreshes
     /// the shown one, which costs three small reads.
-    public static let observedTables: Set<String> = [Album.databaseTableName, Track.databaseTableName, Review.databaseTableName]
+    public static let observedTables: Set<String> = [Album.databaseTableName, Track.databaseTableName, Review.databaseTableName, "album_rating"]
 
     public let state = ObservableValue(AlbumDetailState())
     private let database: AppDatabase
     private var lookupReview: ReviewLookup
     private var generateReview: ReviewGenerator?
+    private var wallDetails: WallDetails?
+    private var wallAdd: WallAdd?
+    /// The shown wall album's details once they arrived (what "Add to Crate" saves).
+    private var shownWallDetails: ReleaseDetails?
     /// Bumped when an album is shown: results for the previous one (reads, a review being
     /// generated) are dropped.
     private var loadID = 0
@@ -87,6 +108,89 @@ public final class AlbumDetailStore {
 
     public var canGenerateReviews: Bool { generateReview != nil }
 
+    /// The wall's functions: details of a wall album and "Add to Crate" (nil: not offered).
+    public func configureWall(details: WallDetails?, add: WallAdd?) {
+        wallDetails = details
+        wallAdd = add
+    }
+
+    public var canAddToCrate: Bool { wallAdd != nil }
+
+    /// Shows a wall album: the crate's own album when the release group is in the crate,
+    /// otherwise the wall's title, artist and cached art at once, then the release's year, label
+    /// and tracks when MusicBrainz answers.
+    public func show(wallItem item: WallItem, artworkPath: String?) async {
+        let database = self.database
+        let inCrate = try? await Task.detached(priority: .userInitiated, operation: { try database.crateAlbumID(releaseGroupID: item.releaseGroupID) }).value
+        if let albumID = inCrate ?? nil {
+            await show(albumID: albumID)
+            return
+        }
+        loadID += 1
+        let current = loadID
+        shownAlbumID = nil
+        isShowing = false
+        shownWallDetails = nil
+        var next = AlbumDetailState()
+        next.wallItem = item
+        next.album = Album(musicBrainzReleaseID: item.releaseID?.rawValue, musicBrainzReleaseGroupID: item.releaseGroupID.rawValue,
+                           title: item.title, artist: item.artist, artworkStatus: artworkPath == nil ? .pending : .available,
+                           artworkPath: artworkPath, thumbnailPath: artworkPath, tracksStatus: .pending)
+        next.rating = try? await Task.detached { try database.albumRatings()[item.releaseGroupID] }.value
+        guard current == loadID else { return }
+        state.set(next)
+        guard let wallDetails else { return }
+        do {
+            guard let details = try await wallDetails(item) else { return }
+            guard current == loadID else { return }
+            shownWallDetails = details
+            state.update {
+                $0.album?.year = details.album.year
+                $0.album?.label = details.album.label
+                $0.album?.genres = details.album.genres
+                $0.album?.musicBrainzReleaseID = details.album.musicBrainzReleaseID
+                $0.tracks = details.makeTracks(albumID: 0)
+                $0.album?.tracksStatus = .ok
+            }
+        } catch {
+            guard current == loadID else { return }
+            // The pane still shows the album; only its tracks are missing.
+            state.update { $0.album?.tracksStatus = .unavailable }
+        }
+    }
+
+    /// "Add to Crate": the shown wall album becomes a crate album (no photo scan), then the pane
+    /// shows it from the crate.
+    public func addShownToCrate() async {
+        guard let item = state.value.wallItem, let wallAdd, !state.value.isAddingToCrate else { return }
+        let current = loadID
+        state.update {
+            $0.isAddingToCrate = true
+            $0.errorMessage = nil
+        }
+        do {
+            let albumID = try await wallAdd(item, shownWallDetails)
+            guard current == loadID else { return }
+            await show(albumID: albumID)
+        } catch {
+            guard current == loadID else { return }
+            state.update {
+                $0.isAddingToCrate = false
+                $0.errorMessage = UserMessage.text(for: error)
+            }
+        }
+    }
+
+    /// Hearts, ✕s or clears the shown album (mutually exclusive; the rating function queues the
+    /// ListenBrainz feedback). Shown at once, then read back from the library.
+    public func rateShown(_ rating: AlbumRating?, using rate: @MainActor (RatedAlbum, AlbumRating?) async -> Void) async {
+        guard let album = state.value.ratedAlbum else { return }
+        state.update { $0.rating = rating }
+        await rate(album, rating)
+        // The store that wrote it reports failures; the pane shows what the library holds.
+        await refresh()
+    }
+
     /// Shows an album just scanned: a review that failed during the scan shows as unavailable.
     public func show(scanResult: ScanResult) async {
         await show(albumID: scanResult.entry.album.id)
@@ -108,11 +212,13 @@ public final class AlbumDetailStore {
         }
         do {
             let (album, tracks, review) = try await read(albumID: albumID)
+            let rating = await readRating(album)
             guard current == loadID else { return }
             isShowing = false
             var next = AlbumDetailState()
             next.album = album
             next.tracks = tracks
+            next.rating = rating
             next.review = review.map { .available($0) } ?? .none
             state.set(next)
         } catch {
@@ -125,6 +231,13 @@ public final class AlbumDetailStore {
             refreshAfterShow = false
             await refresh()
         }
+    }
+
+    /// The album's heart or ✕, by release group.
+    private func readRating(_ album: Album?) async -> AlbumRating? {
+        guard let group = MBID(validating: album?.musicBrainzReleaseGroupID) else { return nil }
+        let database = self.database
+        return try? await Task.detached { try database.albumRatings()[group] }.value
     }
 
     /// The album with its tracks and cached review, read off the main actor.
@@ -140,7 +253,10 @@ public final class AlbumDetailStore {
     /// Reads the shown album again after a change. A review being generated keeps its spinner;
     /// one that failed during the scan keeps its message until a review is found.
     func refresh() async {
-        guard let albumID = shownAlbumID else { return }
+        guard let albumID = shownAlbumID else {
+            await refreshWallRating()
+            return
+        }
         guard !isShowing else {
             refreshAfterShow = true
             return
@@ -150,6 +266,7 @@ public final class AlbumDetailStore {
         let (shown, current) = (loadID, refreshID)
         do {
             let (album, tracks, review) = try await read(albumID: albumID)
+            let rating = await readRating(album)
             guard shown == loadID, current == refreshID else { return }
             guard let album else {
                 state.set(AlbumDetailState())  // The album left the crate.
@@ -158,6 +275,7 @@ public final class AlbumDetailStore {
             var next = state.value
             next.album = album
             next.tracks = tracks
+            next.rating = rating
             switch (next.review, review) {
             case (.loading, _): break  // Regenerate is writing a new one; it sets the result.
             case (_, let review?): next.review = .available(review)
@@ -170,6 +288,15 @@ public final class AlbumDetailStore {
             guard shown == loadID, current == refreshID else { return }
             state.update { $0.errorMessage = UserMessage.text(for: error) }
         }
+    }
+
+    /// A wall album's rating changed elsewhere (its tile, the CLI).
+    private func refreshWallRating() async {
+        guard let group = state.value.wallItem?.releaseGroupID else { return }
+        let shown = loadID
+        let database = self.database
+        guard let ratings = try? await Task.detached(operation: { try database.albumRatings() }).value, shown == loadID else { return }
+        if ratings[group] != state.value.rating { state.update { $0.rating = ratings[group] } }
     }
 
     /// Regenerate (or Retry after a failure): replaces the cached review.
@@ -196,6 +323,7 @@ public enum ReviewFailureText {
     /// Errors that carry their own user message (e.g. a wrong key pointing to settings) keep it.
     public static func message(for error: Error) -> String {
         if let problem = error as? KeyProblem { return problem.keyProblemMessage }
+        if let budget = error as? UsageBudgetError { return budget.message }
         if let review = error as? ReviewError { return [review.message, review.tip].compactMap { $0 }.joined(separator: " ") }
         if let described = error as? LocalizedError, let text = described.errorDescription { return "\(text) \(tip)" }
         return tip

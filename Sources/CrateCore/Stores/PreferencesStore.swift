@@ -24,8 +24,43 @@ public struct PreferencesState: Equatable, Sendable {
     public var keyLinkTitle = ""
     /// The last "Test connection" and how it went.
     public var connection: ConnectionTest = .untested
+    /// The ListenBrainz user name as typed (empty: none).
+    public var listenBrainzUser = ""
+    /// Where the ListenBrainz token comes from ("A token is saved (…)"); never the token.
+    public var listenBrainzTokenStatus = ""
+    /// The last ListenBrainz "Test" and how it went.
+    public var listenBrainzTest: ConnectionTest = .untested
+    /// The monthly budget as typed: empty means no limit.
+    public var budgetScans = ""
+    public var budgetCost = ""
+    /// This month's usage, for the Usage group (nil until read).
+    public var usage: UsageOverview?
 
     public init() {}
+}
+
+/// The Usage group's lines: this month's scans by tier, tokens, the estimated cost, the budget.
+public struct UsageOverview: Equatable, Sendable {
+    public var month: String
+    public var scans: String
+    public var tokens: String
+    public var cost: String
+    public var budget: String
+    /// Why the user's price file is not used, when it is not.
+    public var priceProblem: String?
+
+    public init(_ summary: UsageSummary, calendar: Calendar = .current) {
+        month = summary.month.spoken(in: calendar)
+        scans = "\(summary.totalScans) — local \(summary.scans(.local)), vision \(summary.scans(.vision)), search \(summary.scans(.search))"
+        tokens = "\(summary.calls) calls — \(summary.inputTokens) in, \(summary.outputTokens) out"
+        var cost = UsageSummary.dollars(summary.estimatedCost)
+        if summary.unpricedCalls > 0 { cost += " (\(summary.unpricedCalls) calls of unpriced models not included)" }
+        self.cost = cost
+        budget = summary.budget.isSet
+            ? "\(Int((summary.status.fraction * 100).rounded(.down))) % used (\(summary.status.usedText))"
+            : "No monthly budget"
+        priceProblem = summary.priceProblem?.message
+    }
 }
 
 /// "Test connection" in Preferences: one tiny request to the selected provider.
@@ -67,6 +102,8 @@ public final class PreferencesStore {
     private var endpointTexts: [ProviderKind: String] = [:]
     private var modelTexts: [ProviderKind: String] = [:]
     private var pendingKey = ""
+    private var pendingListenBrainzToken = ""
+    private var listenBrainzTestTask: Task<Void, Never>?
 
     public init(environment: AppEnvironment) {
         self.environment = environment
@@ -84,6 +121,9 @@ public final class PreferencesStore {
         var initial = PreferencesState()
         initial.advancedSearch = saved.advancedSearch
         initial.contact = saved.musicBrainzContact
+        initial.listenBrainzUser = saved.listenBrainzUser ?? ""
+        initial.budgetScans = saved.monthlyBudget.scans.map(String.init) ?? ""
+        initial.budgetCost = saved.monthlyBudget.cost.map { String(format: "%.2f", $0) } ?? ""
         initial.errorMessage = loadError
         let overrides = Settings.activeOverrides(in: environment.variables)
         if !overrides.isEmpty {
@@ -94,6 +134,7 @@ public final class PreferencesStore {
         }
         state.set(initial)
         showProvider(saved.provider)
+        showListenBrainzToken()
     }
 
     // MARK: - Intents
@@ -118,8 +159,59 @@ public final class PreferencesStore {
         state.update { $0.advancedSearch = on }
     }
 
+    /// The monthly scan budget as typed (empty: none); saved by `save()`.
+    public func setBudgetScans(_ text: String) {
+        state.update { $0.budgetScans = text; $0.errorMessage = nil }
+    }
+
+    /// The monthly cost budget in dollars as typed (empty: none); saved by `save()`.
+    public func setBudgetCost(_ text: String) {
+        state.update { $0.budgetCost = text; $0.errorMessage = nil }
+    }
+
+    /// Reads this month's usage (off the main actor) into `state.usage`.
+    public func refreshUsage() async {
+        let environment = self.environment
+        let settings = (try? environment.settings()) ?? saved
+        let overview: UsageOverview? = await Task.detached {
+            let meter = environment.services(settings: settings, offline: true).usage
+            return (try? meter.summary()).map { UsageOverview($0, calendar: meter.calendar) }
+        }.value
+        state.update { $0.usage = overview }
+    }
+
+    /// The budget typed in the two fields, or the sentence saying what is wrong with it.
+    public static func budget(scans: String, cost: String) -> Result<UsageBudget, BudgetInputError> {
+        var budget = UsageBudget()
+        let scans = scans.trimmingCharacters(in: .whitespaces)
+        if !scans.isEmpty {
+            guard let value = Int(scans), (1...1_000_000).contains(value) else { return .failure(.scans) }
+            budget.scans = value
+        }
+        let cost = cost.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "$", with: "").replacingOccurrences(of: ",", with: ".")
+        if !cost.isEmpty {
+            guard let value = Double(cost), value.isFinite, value > 0, value <= 1_000_000 else { return .failure(.cost) }
+            budget.cost = value
+        }
+        return .success(budget)
+    }
+
     public func setContact(_ text: String) {
         state.update { $0.contact = text }
+    }
+
+    /// The ListenBrainz user whose listening feeds the wall (saved by `save()`).
+    public func setListenBrainzUser(_ text: String) {
+        state.update {
+            $0.listenBrainzUser = text
+            $0.listenBrainzTest = .untested
+        }
+    }
+
+    /// A ListenBrainz user token; stored only by `save()` (Secret Service, else a 0600 file),
+    /// never kept in `state`.
+    public func setListenBrainzToken(_ text: String) {
+        pendingListenBrainzToken = text
     }
 
     /// A key typed for the selected provider; stored only by `save()`, never kept in `state`.
@@ -146,22 +238,39 @@ public final class PreferencesStore {
         next.advancedSearch = current.advancedSearch
         let contact = current.contact.trimmingCharacters(in: .whitespaces)
         if !contact.isEmpty { next.musicBrainzContact = contact }
+        let listenBrainzUser = current.listenBrainzUser.trimmingCharacters(in: .whitespaces)
+        if listenBrainzUser.contains(where: { $0 == "/" || $0.isNewline }) {
+            state.update { $0.errorMessage = "A ListenBrainz user name cannot contain a slash or a line break." }
+            return false
+        }
+        next.listenBrainzUser = listenBrainzUser.isEmpty ? nil : listenBrainzUser
+        let listenBrainzToken = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch Self.budget(scans: current.budgetScans, cost: current.budgetCost) {
+        case .success(let budget): next.monthlyBudget = budget
+        case .failure(let problem):
+            state.update { $0.errorMessage = problem.message }
+            return false
+        }
         let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
         let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && current.provider != .none)
             || next.endpoints != saved.endpoints || next.model != saved.model
         do {
             try next.save(paths: environment.paths)
             if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
+            if !listenBrainzToken.isEmpty { _ = try environment.keys.saveListenBrainzToken(listenBrainzToken) }
         } catch {
             state.update { $0.errorMessage = UserMessage.text(for: error) }
             return false
         }
         saved = next
         pendingKey = ""
+        pendingListenBrainzToken = ""
         state.update { $0.errorMessage = nil }
+        showListenBrainzToken()
         // The variables were valid when the process started; if not, the saved settings stand.
         onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
         showProvider(current.provider)
+        Task { await refreshUsage() }
         if credentialsChanged, next.provider != .none { onCredentialsChanged?() }
         return true
     }
@@ -217,6 +326,45 @@ public final class PreferencesStore {
         }
     }
 
+    /// ListenBrainz "Test": checks the token (typed, else saved) with `validate-token` and that
+    /// it belongs to the user name typed. Never saves anything.
+    public func testListenBrainz() {
+        let typed = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = typed.isEmpty ? environment.keys.listenBrainzToken().token : typed
+        let user = state.value.listenBrainzUser.trimmingCharacters(in: .whitespaces)
+        guard let token else {
+            state.update { $0.listenBrainzTest = .failed("Paste your ListenBrainz user token first (from your ListenBrainz settings page).") }
+            return
+        }
+        let settings = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
+        let client = ListenBrainzClient.live(settings: settings, user: user.isEmpty ? nil : user, token: token,
+                                             transport: testTransport ?? environment.transport, limiter: environment.limiter)
+        state.update { $0.listenBrainzTest = .testing }
+        listenBrainzTestTask?.cancel()
+        listenBrainzTestTask = Task { [weak self] in
+            let outcome: ConnectionTest
+            do {
+                let name = try await client.validateToken()
+                if user.isEmpty {
+                    outcome = .succeeded("The token belongs to \(name). Type \(name) as the user name to use your listening.")
+                } else if name.caseInsensitiveCompare(user) == .orderedSame {
+                    outcome = .succeeded("Connected as \(name).")
+                } else {
+                    outcome = .failed("This token belongs to \(name), not \(user).")
+                }
+            } catch {
+                outcome = .failed(UserMessage.text(for: error))
+            }
+            guard !Task.isCancelled, let self else { return }
+            self.state.update { $0.listenBrainzTest = outcome }
+        }
+    }
+
+    /// Waits for a running ListenBrainz test (tests).
+    public func waitForListenBrainzTest() async {
+        await listenBrainzTestTask?.value
+    }
+
     /// Waits for a running connection test (tests).
     public func waitForConnectionTest() async {
         await testTask?.value
@@ -233,6 +381,17 @@ public final class PreferencesStore {
     }
 
     // MARK: - Private
+
+    private func showListenBrainzToken() {
+        let source = environment.keys.listenBrainzToken().source
+        let status: String
+        switch source {
+        case .missing: status = "No token saved. Without one, favourites and dislikes stay on this computer."
+        case .refusedInsecureFile, .refusedInsecureDirectory: status = source.description
+        default: status = "A token is saved (\(source.description)). Paste a new one to replace it."
+        }
+        state.update { $0.listenBrainzTokenStatus = status }
+    }
 
     private func showProvider(_ kind: ProviderKind) {
         let source = environment.keys.source(for: kind)
@@ -263,4 +422,21 @@ public final class PreferencesStore {
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
         return url
     }
+}
+
+/// A monthly budget typed in Preferences that cannot be used.
+public enum BudgetInputError: Error, Equatable, Sendable {
+    case scans
+    case cost
+
+    public var message: String {
+        switch self {
+        case .scans: return "The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit."
+        case .cost: return "The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit."
+        }
+    }
+}
+
+extension BudgetInputError: LocalizedError {
+    public var errorDescription: String? { message }
 }

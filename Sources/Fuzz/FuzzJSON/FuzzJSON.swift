@@ -4,8 +4,8 @@ import Foundation
 
 /// Fuzz harness for every JSON answer Crate decodes (docs/reliability.md #14): MusicBrainz search and
 /// lookup (through `MusicBrainzClient`, as the app decodes them, scoring included), the Cover Art
-/// Archive index (through `CoverArtClient`), the vision provider's identification answer and the
-/// review draft. Each input is fed to all of them; each must decode or throw, never crash.
+/// Archive index (through `CoverArtClient`), the provider replies (Anthropic, OpenAI-compatible,
+/// Ollama), the vision provider's identification answer and the review draft. Each input is fed to all of them; each must decode or throw, never crash.
 ///
 /// Built with `-DCRATE_FUZZ` for libFuzzer (see `scripts/fuzz`); a plain build replays files, and
 /// `--write-seeds DIR` writes the fixture bodies as a seed corpus.
@@ -27,6 +27,11 @@ enum FuzzJSON {
                 _ = details.makeTracks(albumID: 1)
             }
             _ = try? await coverArt.frontCover(release: releaseID, releaseGroup: releaseID)
+            // The provider replies, as each provider reads them.
+            let request = LLMRequest(system: "s", user: "u", purpose: .review)
+            _ = try? await AnthropicProvider(apiKey: "k", baseURL: base, http: http).complete(request)
+            _ = try? await OpenAICompatibleProvider(kind: .openai, apiKey: "k", model: "m", baseURL: base, http: http).complete(request)
+            _ = try? await OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "m", baseURL: base, http: http).complete(request)
         }
     }
 
@@ -37,6 +42,8 @@ enum FuzzJSON {
             MusicBrainzFixtures.notFound,
             CoverArtFixtures.index(releaseID: MusicBrainzFixtures.rumoursReleaseID, imageBase: URL(string: "http://127.0.0.1:9")!),
             ProviderFixtures.rumoursReview,
+            ProviderFixtures.anthropicMessage(ProviderFixtures.rumoursReview),
+            #"{"id":"c","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"{}","refusal":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2}}"#,
             #"{"artist":"Fleetwood Mac","album":"Rumours","year":"1977","label":"Warner Bros.","readable_text":"FLEETWOOD MAC RUMOURS","text_confidence":"high","search_needed":false,"confidence":0.93}"#,
             "```json\n{\"artist\":\"Sunn O)))\",\"album\":\"Life Metal\",\"confidence\":\"0.8\"}\n```",
         ]

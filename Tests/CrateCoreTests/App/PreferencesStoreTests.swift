@@ -194,3 +194,77 @@ struct PreferencesConnectionTests {
         #expect(store.state.value.keyLink?.host == "ollama.com")
     }
 }
+
+@Suite("Preferences: ListenBrainz account")
+@MainActor
+struct PreferencesListenBrainzTests {
+    private func store(_ dir: TemporaryDirectory, server: FixtureServer? = nil) throws -> PreferencesStore {
+        var variables: [String: String] = [:]
+        if let server { variables["CRATE_LISTENBRAINZ_URL"] = server.baseURL.absoluteString }
+        let environment = AppEnvironment(paths: dir.paths, variables: variables, database: try AppDatabase.inMemory(),
+                                         secrets: MemorySecrets(), transport: CurlHTTPClient())
+        return PreferencesStore(environment: environment)
+    }
+
+    @Test func theUserNameIsSavedAndTheTokenGoesToA0600FileNeverIntoState() throws {
+        let dir = try TemporaryDirectory()
+        let store = try store(dir)
+        #expect(store.state.value.listenBrainzTokenStatus.hasPrefix("No token saved"))
+        store.setListenBrainzUser("  rob ")
+        store.setListenBrainzToken(" lb-secret-token\n")
+        #expect(store.save())
+        #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == "rob")
+        let keys = KeyStore(paths: dir.paths)
+        let file = keys.listenBrainzTokenURL.path
+        #expect(keys.listenBrainzToken().token == "lb-secret-token")
+        let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        #expect(store.state.value.listenBrainzTokenStatus.contains(file))
+        #expect(!"\(store.state.value)".contains("lb-secret-token"))
+
+        // An empty name clears it; a name with a slash is refused and nothing is written.
+        store.setListenBrainzUser("a/b")
+        #expect(!store.save())
+        #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == "rob")
+        store.setListenBrainzUser("")
+        #expect(store.save())
+        #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == nil)
+    }
+
+    @Test func testSaysWhoseTokenItIsAndWhenItIsRefused() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        ListenBrainzWorld.install(on: server, user: "rob")
+        let dir = try TemporaryDirectory()
+        let store = try store(dir, server: server)
+
+        store.testListenBrainz()
+        #expect(store.state.value.listenBrainzTest.isFailure, "no token: said before any request")
+        #expect(server.requests(path: "/1/validate-token").isEmpty)
+
+        store.setListenBrainzUser("rob")
+        store.setListenBrainzToken("typed-token")
+        store.testListenBrainz()
+        await store.waitForListenBrainzTest()
+        #expect(store.state.value.listenBrainzTest == .succeeded("Connected as rob."))
+        #expect(server.requests(path: "/1/validate-token").last?.headers["authorization"] == "Token typed-token")
+
+        store.setListenBrainzUser("someone")
+        store.testListenBrainz()
+        await store.waitForListenBrainzTest()
+        #expect(store.state.value.listenBrainzTest == .failed("This token belongs to rob, not someone."))
+
+        server.route("/1/validate-token", responses: [.json(ListenBrainzFixtures.badToken, status: 401)])
+        store.testListenBrainz()
+        await store.waitForListenBrainzTest()
+        #expect(store.state.value.listenBrainzTest == .failed(ListenBrainzError.invalidToken.errorDescription!))
+        #expect(!FileManager.default.fileExists(atPath: dir.paths.settingsURL.path), "a test saves nothing")
+    }
+}
+
+extension ConnectionTest {
+    var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+}

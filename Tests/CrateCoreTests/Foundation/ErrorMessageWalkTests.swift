@@ -72,7 +72,8 @@ struct ErrorMessageWalkTests {
         },
         Walk([ScanFailure.notIdentified, .badImage(ImageError.notAnImage.message), .providerKey(ProviderError.missingKey(.anthropic).message),
               .other(HTTPError.timedOut.message), .cancelled, .mustWait(service: "MusicBrainz", seconds: 600, queued: true),
-              .mustWait(service: "MusicBrainz", seconds: 45, queued: false), .offline(service: "Anthropic")], cases: 7) {
+              .mustWait(service: "MusicBrainz", seconds: 45, queued: false), .offline(service: "Anthropic"),
+              .budgetUsedUp(UsageBudgetError.usedUp(usedText: "150 of 150 scans", resetsOn: Date(timeIntervalSince1970: 1_796_083_200)).message)], cases: 8) {
             switch $0 {
             case .notIdentified: 0
             case .badImage: 1
@@ -81,6 +82,37 @@ struct ErrorMessageWalkTests {
             case .cancelled: 4
             case .mustWait: 5
             case .offline: 6
+            case .budgetUsedUp: 7
+            }
+        },
+        Walk([UsageBudgetError.usedUp(usedText: "$5.02 of $5.00", resetsOn: Date(timeIntervalSince1970: 1_796_083_200))], cases: 1) {
+            switch $0 {
+            case .usedUp: 0
+            }
+        },
+        Walk([DiscogsError.noToken, .tokenRejected, .rateLimited(seconds: 42), .server(status: 500), .malformedResponse,
+              .network(.cannotConnect("connection refused"))], cases: 6) {
+            switch $0 {
+            case .noToken: 0
+            case .tokenRejected: 1
+            case .rateLimited: 2
+            case .server: 3
+            case .malformedResponse: 4
+            case .network: 5
+            }
+        },
+        Walk([BudgetInputError.scans, .cost], cases: 2) {
+            switch $0 {
+            case .scans: 0
+            case .cost: 1
+            }
+        },
+        Walk([PriceTableError.unreadable(path: "/config/crate/provider-prices.json"), .malformed(path: "/config/crate/provider-prices.json"),
+              .invalidPrice(path: "/config/crate/provider-prices.json", provider: "anthropic", model: "claude-sonnet-4*", field: "input")], cases: 3) {
+            switch $0 {
+            case .unreadable: 0
+            case .malformed: 1
+            case .invalidPrice: 2
             }
         },
         Walk(providerErrors, cases: 11) {
@@ -153,6 +185,13 @@ struct ErrorMessageWalkTests {
             case .notFound: 0
             case .unreadable: 1
             case .invalid: 2
+            }
+        },
+        Walk([GenreFeedError.unknownGenre("polka-core"), .unknownSubcategory(genre: "Rock", subcategory: "bebop"), .noResults("Rock: Post-Rock")], cases: 3) {
+            switch $0 {
+            case .unknownGenre: 0
+            case .unknownSubcategory: 1
+            case .noResults: 2
             }
         },
         Walk([MBIDError.invalid("nope")], cases: 1) {

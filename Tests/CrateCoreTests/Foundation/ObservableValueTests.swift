@@ -83,4 +83,20 @@ struct ObservableValueTests {
         value.set(2)
         #expect(calls == 1)
     }
+
+    /// A handler that holds another subscription of the same value: cancelling the first releases
+    /// the handler, which cancels the second while the first cancel is still under way. Crashed
+    /// with an exclusivity violation when the window closed.
+    @MainActor @Test func cancellingReleasesAHandlerThatHoldsAnotherSubscription() {
+        let value = ObservableValue(0)
+        var outer: ObservationToken? = Self.subscription(of: value, holding: value.subscribe { _ in })
+        #expect(value.subscriberCount == 2)
+        outer = nil
+        _ = outer
+        #expect(value.subscriberCount == 0, "both subscriptions ended")
+    }
+
+    @MainActor private static func subscription(of value: ObservableValue<Int>, holding inner: ObservationToken) -> ObservationToken {
+        value.subscribe { _ in _ = inner }
+    }
 }

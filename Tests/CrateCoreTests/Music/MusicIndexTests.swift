@@ -49,6 +49,70 @@ struct MusicIndexTests {
         #expect(titles == ["Renamed Song", "Song 1"])
     }
 
+    /// Sets every file's and directory's mtime under `root` to `secondsAgo` in the past (outside
+    /// the walker's 2 s window in which mtimes are not trusted).
+    private func age(_ root: String, secondsAgo: Double = 60) throws {
+        let fm = FileManager.default
+        let date = Date(timeIntervalSinceNow: -secondsAgo)
+        for name in try fm.subpathsOfDirectory(atPath: root) {
+            try fm.setAttributes([.modificationDate: date], ofItemAtPath: root + "/" + name)
+        }
+        try fm.setAttributes([.modificationDate: date], ofItemAtPath: root)
+    }
+
+    @Test("Unchanged directories are not listed again; in-place edits, new, removed and moved files are still found")
+    func directoryCache() throws {
+        let temp = try TemporaryDirectory()
+        let fixture = try MusicFixture(directory: temp.url)
+        try age(fixture.root)
+        _ = try fixture.scan()
+        // Nothing changed: every directory comes from the cache, no file is listed again.
+        let quiet = MusicFolderWalker.walk([fixture.root], cache: try fixture.database.musicDirectories())
+        #expect(quiet.readDirectories.isEmpty)
+        #expect(quiet.files.isEmpty)
+        #expect(quiet.unchangedAudioFiles == 9)
+        let again = try fixture.scan()
+        #expect(again.files == 9 && again.unchanged == 9 && again.tracks == 9 && again.albums == 3)
+        #expect(again.added == 0 && again.updated == 0 && again.removed == 0)
+
+        // A tag rewritten in place: the directory's mtime is put back, only the file's moved.
+        let album = fixture.root + "/Tagged Artist/Three Songs"
+        #expect(TagReader.write(["TITLE": "Edited In Place"], to: album + "/02.flac"))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)], ofItemAtPath: album + "/02.flac")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: album)
+        let walk = MusicFolderWalker.walk([fixture.root], cache: try fixture.database.musicDirectories())
+        #expect(walk.readDirectories.map(\.path) == [album])
+        let edited = try fixture.scan()
+        #expect(edited.updated == 1 && edited.unchanged == 8 && edited.removed == 0)
+        #expect(try fixture.database.readableMusicFiles().contains { $0.title == "Edited In Place" })
+
+        // A new file, and a whole album folder removed.
+        try age(fixture.root)
+        _ = try fixture.scan()
+        try FileManager.default.copyItem(atPath: album + "/01.flac", toPath: album + "/04.flac")
+        try FileManager.default.removeItem(atPath: fixture.root + "/Double")
+        let changed = try fixture.scan()
+        #expect(changed.added == 1)
+        #expect(changed.removed == 4)
+        #expect(changed.files == 6)
+        #expect(try fixture.database.musicIndexCounts().files == 6)
+        #expect(try fixture.database.musicDirectories().keys.contains { $0.hasPrefix(fixture.root + "/Double") } == false)
+
+        // Removed and put back with the same name while the directory's mtime is restored: the
+        // digest (inode-independent: names, mtimes, sizes) still sees the new file's mtime.
+        try age(fixture.root)
+        _ = try fixture.scan()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: album + "/01.flac"))
+        try FileManager.default.removeItem(atPath: album + "/04.flac")
+        try bytes.write(to: URL(fileURLWithPath: album + "/04.flac"))
+        #expect(TagReader.write(["TITLE": "Fourth"], to: album + "/04.flac"))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -20)], ofItemAtPath: album + "/04.flac")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: album)
+        let replaced = try fixture.scan()
+        #expect(replaced.updated == 1)
+        #expect(try fixture.database.readableMusicFiles().contains { $0.title == "Fourth" })
+    }
+
     @Test("A folder that is missing (an unplugged disk) keeps its files in the index")
     func missingRootKeepsFiles() throws {
         let temp = try TemporaryDirectory()
