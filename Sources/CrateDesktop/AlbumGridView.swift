@@ -77,6 +77,11 @@ final class AlbumGridView {
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), gridView)
         gtk_widget_set_vexpand(widget, 1)
         gtk_widget_set_hexpand(widget, 1)
+        // The grid's own reference to the model goes with the widget (the model holds the link's
+        // box: kept past the window, it would leak one per window).
+        g_object_set_data_full(crate_object(UnsafeMutableRawPointer(widget)), "crate-grid-model", UnsafeMutableRawPointer(model)) { data in
+            if let data { g_object_unref(data) }
+        }
         link.grid = self
         // PageDown / PageUp move by the rows that fit in the window (GTK's own move about one
         // row in a grid of covers).
