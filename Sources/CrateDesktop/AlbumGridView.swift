@@ -46,8 +46,6 @@ final class AlbumGridView {
     var onContextMenu: ((AlbumSummary, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
     /// Called once, when the first cell shows its artwork (start-up timing).
     var onFirstCover: (() -> Void)?
-    /// Called after each cover is shown and laid out (test events: cell sizes).
-    var onCoverShown: (() -> Void)?
 
     /// The C model's way back to this grid (weak: GTK may hold the model longer).
     private final class Link { weak var grid: AlbumGridView? }
@@ -111,11 +109,6 @@ final class AlbumGridView {
             cell.onCoverShown = { [weak self] in
                 self?.onFirstCover?()
                 self?.onFirstCover = nil
-                guard self?.onCoverShown != nil else { return }
-                Task { @MainActor [weak self] in
-                    try? await Task.sleep(for: .milliseconds(300))
-                    self?.onCoverShown?()
-                }
             }
             cell.onRate = { [weak self] album, rating in self?.onRate?(album, rating) }
             self.cells[item] = cell
@@ -155,8 +148,12 @@ final class AlbumGridView {
     /// Moves focus and selection a page of rows down (1) or up (-1). The rows on a page and the
     /// columns come from the cells' laid-out size.
     func movePage(_ direction: Int) -> Bool {
-        guard listing.count > 0, let cell = cells.values.first(where: { $0.boundID != nil }),
-              let child = gtk_widget_get_parent(cell.widget) else { return false }
+        // A laid-out cell (GTK also keeps cells bound off screen, 0×0).
+        guard listing.count > 0, let child = cells.values.lazy.compactMap({ cell -> UnsafeMutablePointer<GtkWidget>? in
+            guard cell.boundID != nil, let child = gtk_widget_get_parent(cell.widget),
+                  gtk_widget_get_width(child) > 0, gtk_widget_get_height(child) > 0 else { return nil }
+            return child
+        }).first else { return false }
         let cellWidth = max(1, gtk_widget_get_width(child)), cellHeight = max(1, gtk_widget_get_height(child))
         let columns = max(1, Int(gtk_widget_get_width(gridView) / cellWidth))
         let rows = max(1, Int(gtk_widget_get_height(widget) / cellHeight))

@@ -118,6 +118,12 @@ final class HistoryListView {
         gtk_single_selection_set_selected(selection, UInt32(min(position, count - 1)))
     }
 
+    /// Brings a row into view.
+    func scroll(to position: Int) {
+        guard position < count else { return }
+        crate_list_scroll_to_item(listView, UInt32(position))
+    }
+
     /// Where a scan's row is now.
     func position(ofScan id: Int64) -> Int? {
         let key = String(id)

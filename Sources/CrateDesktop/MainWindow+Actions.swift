@@ -23,6 +23,8 @@ extension MainWindow {
         // Context menus (see MainWindow+ContextMenus).
         Actions.addID(to: widget, "album-play") { [weak self] id in self?.play(albumID: id, track: nil) }
         Actions.addID(to: widget, "album-open") { [weak self] id in self?.openAlbum(id) }
+        Actions.addID(to: widget, "album-not-this") { [weak self] id in self?.reconsiderAlbum(id) }
+        Actions.addID(to: widget, "album-history") { [weak self] id in self?.showAlbumInHistory(id) }
         Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.deleteScan(id) }
         Actions.addID(to: widget, "track-play") { [weak self] index in self?.detailPane?.playTrack(at: Int(index)) }
         Actions.addText(to: widget, "copy-text") { [weak self] text in self?.copyText(text) }

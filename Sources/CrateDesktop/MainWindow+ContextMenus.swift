@@ -8,7 +8,9 @@ extension MainWindow {
             let album = summary.album
             ContextMenu.present([
                 [.init(label: "_Play", action: "win.album-play", target: .id(summary.id)),
-                 .init(label: "_Open Album", action: "win.album-open", target: .id(summary.id))],
+                 .init(label: "_Open Album", action: "win.album-open", target: .id(summary.id)),
+                 .init(label: "Show in _History", action: "win.album-history", target: .id(summary.id))],
+                [.init(label: "_Not This Album?", action: "win.album-not-this", target: .id(summary.id))],
                 [.init(label: "_Copy Artist – Title", action: "win.copy-text", target: .text("\(album.artist) – \(album.title)"))],
             ], on: widget, at: point, name: "album \(summary.id)")
         }
@@ -36,6 +38,47 @@ extension MainWindow {
         grid.select(albumID: id)
         guard let detail else { return }
         Task { await detail.show(albumID: id) }
+    }
+
+    /// "Not this album?" from an album's menu: the album opens with the runners-up of its newest
+    /// scan; a pick switches that scan to it (the wrong album leaves the crate when nothing else
+    /// holds it), as the list under a scan just made does.
+    func reconsiderAlbum(_ id: Int64) {
+        openAlbum(id)
+        guard let model else { return }
+        Task { [weak self] in
+            let found = await model.reconsideration(albumID: id)
+            guard let self else { return }
+            guard let (entry, candidates) = found else {
+                self.toasts.show("This album was not scanned: there is nothing else to choose", seconds: 4)
+                return
+            }
+            guard !candidates.isEmpty else {
+                self.toasts.show("No other albums were found for its scan", seconds: 4)
+                return
+            }
+            if TestEvents.isEnabled { TestEvents.note("reconsider \(id) scan=\(entry.id) candidates=\(candidates.count)") }
+            self.detailPane?.candidates.reconsider(candidates) { [weak self] album in
+                self?.scanStore?.choose(album, replacing: entry)
+            }
+        }
+    }
+
+    /// History with the album's newest scan selected.
+    func showAlbumInHistory(_ id: Int64) {
+        showPage("history")
+        guard let model else { return }
+        Task { [weak self] in
+            guard let scanID = await model.newestScanID(albumID: id), let self else {
+                self?.toasts.show("This album has no scan in History", seconds: 4)
+                return
+            }
+            if let position = self.historyList.position(ofScan: scanID) {
+                self.historyList.select(position: position)
+                self.historyList.scroll(to: position)
+            }
+            if TestEvents.isEnabled { TestEvents.note("history-shows-scan \(scanID) at \(self.historyList.position(ofScan: scanID).map(String.init) ?? "none")") }
+        }
     }
 
     /// Deletes one history scan (with the Undo toast), as Delete does on the selected row.

@@ -145,10 +145,18 @@ final class MainWindow {
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
         grid.onFirstCover = { StartupTiming.mark("first covers visible") }
         if TestEvents.isEnabled {
-            grid.onCoverShown = { [weak self] in
-                guard let self else { return }
-                TestEvents.note("grid-cell-sizes " + self.grid.boundCellSizes().map { "\($0.width)x\($0.height)" }.joined(separator: " "))
+            // The laid-out cells, whenever they change (checked a few times a second: covers
+            // arrive and cells are laid out frames after they are bound).
+            var reported = ""
+            GObjectScope.of(widget).every(milliseconds: 250) { [weak self] in
+                guard let self else { return false }
+                let sizes = self.grid.boundCellSizes().filter { $0.width > 0 && $0.height > 0 }
+                let line = sizes.map { "\($0.width)x\($0.height)" }.joined(separator: " ")
+                guard !sizes.isEmpty, line != reported else { return true }
+                reported = line
+                TestEvents.note("grid-cell-sizes " + line)
                 if let first = self.grid.firstCellWidget() { TestEvents.reportPoint("grid-first-cell", of: first, in: self.widget) }
+                return true
             }
         }
     }
