@@ -118,6 +118,11 @@ final class HistoryListView {
         gtk_single_selection_set_selected(selection, UInt32(min(position, count - 1)))
     }
 
+    /// The laid-out thumbnails of the rows on screen, "WxH" each (test events).
+    func thumbnailSizes() -> [String] {
+        rows.values.compactMap(\.thumbnailSize).map { "\($0.width)x\($0.height)" }
+    }
+
     /// Brings a row into view.
     func scroll(to position: Int) {
         guard position < count else { return }

@@ -106,6 +106,12 @@ final class HistoryRow {
         Gtk.setAccessibleLabel(widget, "\(photo.name), not scanned: \(photo.reason)")
     }
 
+    /// The laid-out thumbnail (width, height); nil when hidden or not laid out (test events).
+    var thumbnailSize: (width: Int32, height: Int32)? {
+        guard gtk_widget_get_mapped(thumbnailFrame) != 0, gtk_widget_get_width(thumbnailFrame) > 0 else { return nil }
+        return (gtk_widget_get_width(thumbnailFrame), gtk_widget_get_height(thumbnailFrame))
+    }
+
     private func setProblem(_ problem: Bool) {
         gtk_widget_set_visible(thumbnailFrame, problem ? 0 : 1)
         gtk_widget_set_visible(problemIcon, problem ? 1 : 0)

@@ -77,6 +77,13 @@ extension MainWindow {
                 self.historyList.select(position: position)
                 self.historyList.scroll(to: position)
             }
+            if TestEvents.isEnabled {
+                // Once laid out: every thumbnail one square, whatever the cover's shape.
+                GObjectScope.of(self.widget).after(seconds: 1) { [weak self] in
+                    guard let self else { return }
+                    TestEvents.note("history-thumbnails " + self.historyList.thumbnailSizes().joined(separator: " "))
+                }
+            }
             if TestEvents.isEnabled { TestEvents.note("history-shows-scan \(scanID) at \(self.historyList.position(ofScan: scanID).map(String.init) ?? "none")") }
         }
     }
