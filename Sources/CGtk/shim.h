@@ -81,6 +81,8 @@ static inline GdkPaintable *crate_paintable(void *p) { return (GdkPaintable *)p;
 static inline GtkListBox *crate_list_box(void *p) { return (GtkListBox *)p; }
 static inline GtkListBoxRow *crate_list_box_row(void *p) { return (GtkListBoxRow *)p; }
 static inline GtkShortcutController *crate_shortcut_controller(void *p) { return (GtkShortcutController *)p; }
+static inline GtkPopover *crate_popover(void *p) { return (GtkPopover *)p; }
+static inline GMenuModel *crate_menu_model(void *p) { return (GMenuModel *)p; }
 static inline GtkEventController *crate_event_controller(void *p) { return (GtkEventController *)p; }
 static inline GtkApplicationWindow *crate_application_window(void *p) { return (GtkApplicationWindow *)p; }
 static inline GtkShortcutsWindow *crate_shortcuts_window(void *p) { return (GtkShortcutsWindow *)p; }
@@ -277,4 +279,159 @@ static inline void crate_clipboard_read_texture(GtkWidget *widget, CrateTextureR
     gdk_clipboard_read_texture_async(gtk_widget_get_clipboard(widget), NULL, crate_clipboard_texture_ready, request);
 }
 
+/// A GListModel of `n_items` GtkStringObjects made on demand by `get_item` (the crate grid: a
+/// count from SQLite and pages fetched as GTK asks for items, never one object per album up
+/// front). Written without G_DEFINE_TYPE because this header is compiled into several objects:
+/// the type is registered once, by name.
+typedef gpointer (*CrateLazyItemFunc)(guint position, gpointer user_data);
+typedef struct {
+    GObject parent_instance;
+    guint n_items;
+    CrateLazyItemFunc get_item;
+    gpointer user_data;
+    GDestroyNotify destroy;
+} CrateLazyModel;
+typedef struct { GObjectClass parent_class; } CrateLazyModelClass;
+
+static GType crate_lazy_model_item_type(GListModel *model) { (void)model; return GTK_TYPE_STRING_OBJECT; }
+static guint crate_lazy_model_n_items(GListModel *model) { return ((CrateLazyModel *)model)->n_items; }
+static gpointer crate_lazy_model_item(GListModel *model, guint position) {
+    CrateLazyModel *self = (CrateLazyModel *)model;
+    if (position >= self->n_items || !self->get_item) return NULL;
+    return self->get_item(position, self->user_data);
+}
+static void crate_lazy_model_iface_init(gpointer g_iface, gpointer data) {
+    (void)data;
+    GListModelInterface *iface = (GListModelInterface *)g_iface;
+    iface->get_item_type = crate_lazy_model_item_type;
+    iface->get_n_items = crate_lazy_model_n_items;
+    iface->get_item = crate_lazy_model_item;
+}
+static void crate_lazy_model_finalize(GObject *object) {
+    CrateLazyModel *self = (CrateLazyModel *)object;
+    if (self->destroy && self->user_data) self->destroy(self->user_data);
+    self->user_data = NULL;
+    G_OBJECT_CLASS(g_type_class_peek(G_TYPE_OBJECT))->finalize(object);
+}
+static void crate_lazy_model_class_init(gpointer klass, gpointer data) {
+    (void)data;
+    G_OBJECT_CLASS(klass)->finalize = crate_lazy_model_finalize;
+}
+static inline GType crate_lazy_model_get_type(void) {
+    GType type = g_type_from_name("CrateLazyModel");
+    if (type) return type;
+    GTypeInfo info = { sizeof(CrateLazyModelClass), NULL, NULL, crate_lazy_model_class_init, NULL, NULL,
+                       sizeof(CrateLazyModel), 0, NULL, NULL };
+    type = g_type_register_static(G_TYPE_OBJECT, "CrateLazyModel", &info, (GTypeFlags)0);
+    GInterfaceInfo iface = { crate_lazy_model_iface_init, NULL, NULL };
+    g_type_add_interface_static(type, G_TYPE_LIST_MODEL, &iface);
+    return type;
+}
+/// A new, empty model; `destroy(user_data)` runs when the model is finalized.
+static inline GListModel *crate_lazy_model_new(CrateLazyItemFunc get_item, gpointer user_data, GDestroyNotify destroy) {
+    CrateLazyModel *self = (CrateLazyModel *)g_object_new(crate_lazy_model_get_type(), NULL);
+    self->get_item = get_item;
+    self->user_data = user_data;
+    self->destroy = destroy;
+    return (GListModel *)self;
+}
+/// `removed` items at `position` became `added` ones: updates the count and tells the views.
+static inline void crate_lazy_model_splice(GListModel *model, guint position, guint removed, guint added) {
+    CrateLazyModel *self = (CrateLazyModel *)model;
+    self->n_items = self->n_items - removed + added;
+    g_list_model_items_changed(model, position, removed, added);
+}
+
+/// Context menus: a secondary click on `widget` (x, y in its coordinates), or the Menu key /
+/// Shift+F10 while focus is in it (x = y = -1), calls `handler(user, x, y)`. `destroy(user)` runs
+/// when the controller goes (with the widget).
+typedef void (*CrateContextHandler)(void *user, double x, double y);
+typedef struct { CrateContextHandler handler; void *user; GDestroyNotify destroy; } CrateContextRequest;
+
+static void crate_context_request_free(gpointer data, GClosure *closure) {
+    (void)closure;
+    CrateContextRequest *request = (CrateContextRequest *)data;
+    if (request->destroy) request->destroy(request->user);
+    g_free(request);
+}
+static void crate_context_pressed(GtkGestureClick *gesture, int n_press, double x, double y, gpointer data) {
+    (void)n_press;
+    CrateContextRequest *request = (CrateContextRequest *)data;
+    gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    request->handler(request->user, x, y);
+}
+static inline void crate_add_secondary_click(GtkWidget *widget, CrateContextHandler handler, void *user, GDestroyNotify destroy) {
+    CrateContextRequest *request = g_new0(CrateContextRequest, 1);
+    request->handler = handler; request->user = user; request->destroy = destroy;
+    GtkGesture *click = gtk_gesture_click_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(click), GDK_BUTTON_SECONDARY);
+    g_signal_connect_data(click, "pressed", G_CALLBACK(crate_context_pressed), request, crate_context_request_free, (GConnectFlags)0);
+    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(click));
+}
+static gboolean crate_context_key(GtkWidget *widget, GVariant *args, gpointer data) {
+    (void)widget; (void)args;
+    CrateContextRequest *request = (CrateContextRequest *)data;
+    request->handler(request->user, -1, -1);
+    return TRUE;
+}
+static void crate_context_key_free(gpointer data) { crate_context_request_free(data, NULL); }
+static inline void crate_add_menu_key(GtkWidget *widget, CrateContextHandler handler, void *user, GDestroyNotify destroy) {
+    CrateContextRequest *request = g_new0(CrateContextRequest, 1);
+    request->handler = handler; request->user = user; request->destroy = destroy;
+    GtkEventController *controller = gtk_shortcut_controller_new();
+    GtkShortcut *shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Menu|<Shift>F10"),
+                                             gtk_callback_action_new(crate_context_key, request, crate_context_key_free));
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(controller), shortcut);
+    gtk_widget_add_controller(widget, controller);
+}
+/// A menu item that activates `action` with an int64 or a string target.
+static inline GMenuItem *crate_menu_item_int64(const char *label, const char *action, gint64 target) {
+    GMenuItem *item = g_menu_item_new(label, NULL);
+    g_menu_item_set_action_and_target_value(item, action, g_variant_new_int64(target));
+    return item;
+}
+static inline GMenuItem *crate_menu_item_string(const char *label, const char *action, const char *target) {
+    GMenuItem *item = g_menu_item_new(label, NULL);
+    g_menu_item_set_action_and_target_value(item, action, g_variant_new_string(target));
+    return item;
+}
+/// A window action taking an int64 ("x") or a string ("s") parameter.
+static inline GSimpleAction *crate_int64_action_new(const char *name) { return g_simple_action_new(name, G_VARIANT_TYPE_INT64); }
+static inline GSimpleAction *crate_string_action_new(const char *name) { return g_simple_action_new(name, G_VARIANT_TYPE_STRING); }
+
+/// A capture-phase key handler on one widget (it sees keys before the focused child and before
+/// the widget's own key bindings): `handler(user, keyval, state)` returns TRUE when it used the key.
+typedef gboolean (*CrateWidgetKeyHandler)(void *user, guint keyval, GdkModifierType state);
+typedef struct { CrateWidgetKeyHandler handler; void *user; GDestroyNotify destroy; } CrateWidgetKeys;
+static gboolean crate_widget_key_pressed(GtkEventControllerKey *controller, guint keyval, guint keycode,
+                                         GdkModifierType state, gpointer data) {
+    (void)controller; (void)keycode;
+    CrateWidgetKeys *keys = (CrateWidgetKeys *)data;
+    return keys->handler(keys->user, keyval, state & gtk_accelerator_get_default_mod_mask());
+}
+static void crate_widget_keys_free(gpointer data, GClosure *closure) {
+    (void)closure;
+    CrateWidgetKeys *keys = (CrateWidgetKeys *)data;
+    if (keys->destroy) keys->destroy(keys->user);
+    g_free(keys);
+}
+static inline void crate_add_key_capture(GtkWidget *widget, CrateWidgetKeyHandler handler, void *user, GDestroyNotify destroy) {
+    CrateWidgetKeys *keys = g_new0(CrateWidgetKeys, 1);
+    keys->handler = handler; keys->user = user; keys->destroy = destroy;
+    GtkEventController *controller = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE);
+    g_signal_connect_data(controller, "key-pressed", G_CALLBACK(crate_widget_key_pressed), keys, crate_widget_keys_free, (GConnectFlags)0);
+    gtk_widget_add_controller(widget, controller);
+}
+/// Activates a list view's `list.select-item` (position, no modify, no extend).
+static inline void crate_list_select_item(GtkWidget *list, guint position) {
+    gtk_widget_activate_action(list, "list.select-item", "(ubb)", position, FALSE, FALSE);
+}
+static inline void crate_list_scroll_to_item(GtkWidget *list, guint position) {
+    gtk_widget_activate_action(list, "list.scroll-to-item", "u", position);
+}
+
 #endif
+
+
+

@@ -36,6 +36,31 @@ enum Actions {
         g_object_unref(UnsafeMutableRawPointer(action))
     }
 
+    /// Adds an action taking an int64 (an album, scan or track), e.g. `win.album-play` in a
+    /// context menu item whose target is the album id.
+    @MainActor
+    static func addID(to map: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor (Int64) -> Void) {
+        let action = crate_int64_action_new(name)!
+        GObjectScope.of(map).connect(action, "activate") { (value: UnsafeMutableRawPointer?) in
+            guard let value else { return }
+            handler(Int64(g_variant_get_int64(OpaquePointer(value))))
+        }
+        g_action_map_add_action(crate_action_map(map), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// Adds an action taking a string (`win.copy-text`).
+    @MainActor
+    static func addText(to map: UnsafeMutableRawPointer, _ name: String, _ handler: @escaping @MainActor (String) -> Void) {
+        let action = crate_string_action_new(name)!
+        GObjectScope.of(map).connect(action, "activate") { (value: UnsafeMutableRawPointer?) in
+            guard let value, let text = g_variant_get_string(OpaquePointer(value), nil) else { return }
+            handler(String(cString: text))
+        }
+        g_action_map_add_action(crate_action_map(map), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+
     /// Adds a string-valued radio action (`win.sort::artist` in menus).
     @MainActor
     static func addChoice(to map: UnsafeMutableRawPointer, _ name: String, initial: String, _ handler: @escaping @MainActor (String) -> Void) {

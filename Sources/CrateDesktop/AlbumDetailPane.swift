@@ -151,6 +151,22 @@ final class AlbumDetailPane {
     }
 
     /// The track list's marks (test events).
+    /// A track's context menu is asked for: the album, the track's index and the row to point at.
+    var onTrackMenu: ((Album, Int, Track, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)? {
+        didSet {
+            tracks.onContextMenu = { [weak self] index, track, row, point in
+                guard let self, let album = self.store.state.value.album else { return }
+                self.onTrackMenu?(album, index, track, row, point)
+            }
+        }
+    }
+
+    /// Plays the shown album from the track at `index` (the track menu's Play from Here).
+    func playTrack(at index: Int) {
+        guard let id = store.state.value.album?.id else { return }
+        onPlay?(id, index)
+    }
+
     var onTracksMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)? {
         get { tracks.onMarked }
         set { tracks.onMarked = newValue }

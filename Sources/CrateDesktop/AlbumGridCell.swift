@@ -14,9 +14,13 @@ final class AlbumGridCell {
     private var playButton: UnsafeMutablePointer<GtkWidget>?
     private var boundPath: String?
     private(set) var boundID: Int64?
+    /// The album shown (its context menu acts on it).
+    private(set) var boundSummary: AlbumSummary?
     /// "Now playing" badge over the artwork's top-left corner.
     private let nowPlayingBadge: UnsafeMutablePointer<GtkWidget>
     var onPlay: ((Int64) -> Void)?
+    /// Called each time the cell puts artwork on screen (the grid times the first one).
+    var onCoverShown: (() -> Void)?
     /// Heart and ✕ over the artwork's bottom-left corner (albums with a MusicBrainz release group).
     private let heart: UnsafeMutablePointer<GtkWidget>
     private let cross: UnsafeMutablePointer<GtkWidget>
@@ -28,10 +32,17 @@ final class AlbumGridCell {
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["album-cell"])
+        // The artwork sits in a fixed square: the square is the overlay's main child (the only
+        // one it measures) and the picture an overlay over it, so a wide or tall cover is fitted
+        // inside, letterboxed, and never makes its row taller or its column wider than the rest.
+        let square = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["album-square"])
+        gtk_widget_set_size_request(square, Self.artworkSize, Self.artworkSize)
+        gtk_widget_set_halign(square, GTK_ALIGN_CENTER)
+        gtk_widget_set_hexpand(square, 0)
+        gtk_widget_set_vexpand(square, 0)
         picture = gtk_picture_new()!
         gtk_picture_set_can_shrink(crate_picture(picture), 1)
-        gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_COVER)
-        gtk_widget_set_size_request(picture, Self.artworkSize, Self.artworkSize)
+        gtk_picture_set_content_fit(crate_picture(picture), GTK_CONTENT_FIT_CONTAIN)
         gtk_widget_add_css_class(picture, "album-artwork")
         titleLabel = Gtk.label("", classes: ["album-title"])
         artistLabel = Gtk.label("", classes: ["dim-label", "caption"])
@@ -42,7 +53,9 @@ final class AlbumGridCell {
         }
         // A play button over the artwork's corner: plays this album, then the grid after it.
         let artwork = gtk_overlay_new()!
-        gtk_overlay_set_child(crate_overlay(artwork), picture)
+        gtk_overlay_set_child(crate_overlay(artwork), square)
+        gtk_overlay_add_overlay(crate_overlay(artwork), picture)
+        gtk_widget_set_halign(artwork, GTK_ALIGN_CENTER)
         let play = gtk_button_new_from_icon_name("media-playback-start-symbolic")!
         gtk_widget_add_css_class(play, "grid-play")
         gtk_widget_add_css_class(play, "circular")
@@ -111,6 +124,7 @@ final class AlbumGridCell {
         gtk_widget_set_tooltip_text(widget, "\(summary.album.title) — \(summary.album.artist)")
         Gtk.setAccessibleLabel(widget, "\(summary.album.title) by \(summary.album.artist)")
         boundID = summary.album.id
+        boundSummary = summary
         if let playButton { Gtk.setAccessibleLabel(playButton, "Play \(summary.album.title)") }
         gtk_picture_set_paintable(crate_picture(picture), nil)
         gtk_widget_add_css_class(picture, "artwork-missing")
@@ -121,6 +135,7 @@ final class AlbumGridCell {
             guard let self, self.boundPath == path, let texture else { return }
             gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
             gtk_widget_remove_css_class(self.picture, "artwork-missing")
+            self.onCoverShown?()
         }
     }
 
@@ -143,6 +158,9 @@ final class AlbumGridCell {
 
     func clear() {
         boundPath = nil
+        boundID = nil
+        boundSummary = nil
+        boundAlbum = nil
         gtk_picture_set_paintable(crate_picture(picture), nil)
     }
 }

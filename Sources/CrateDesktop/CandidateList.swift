@@ -39,13 +39,22 @@ final class CandidateList {
     /// Shows the runners-up `store` offers and sends a pick back to it; redraws only when they
     /// change, so hiding the list (another album selected) lasts until the next scan.
     func bind(to store: ScanStore) -> ObservationToken {
-        onChoose = { [weak store] album in store?.choose(album) }
+        let choose: (Album) -> Void = { [weak store] album in store?.choose(album) }
+        onChoose = choose
         var shown: [ScanCandidate] = []
         return store.state.subscribe(initial: true) { [weak self] state in
             guard state.candidates != shown else { return }
             shown = state.candidates
+            self?.onChoose = choose
             self?.show(shown)
         }
+    }
+
+    /// Shows the runners-up of an older scan (an album's "Not this album?" menu item), open; a
+    /// pick goes to `choose` (until the next scan's list replaces them).
+    func reconsider(_ candidates: [ScanCandidate], choose: @escaping (Album) -> Void) {
+        onChoose = choose
+        show(candidates)
     }
 
     func show(_ candidates: [ScanCandidate]) {

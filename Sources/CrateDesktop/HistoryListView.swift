@@ -25,6 +25,8 @@ final class HistoryListView {
     var onRemove: ((UnscannedPhoto) -> Void)?
     /// The selected position changed (test events).
     var onSelectionChanged: ((Int?) -> Void)?
+    /// A scan's context menu is asked for (secondary click at a point of the row, or the Menu key).
+    var onContextMenu: ((HistoryEntry, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
 
     init() {
         model = gtk_string_list_new(nil)
@@ -36,11 +38,16 @@ final class HistoryListView {
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), listView)
         gtk_widget_set_vexpand(widget, 1)
+        ContextMenu.onMenuKey(listView) { [weak self] in self?.menuKey() }
 
         let scope = GObjectScope.of(widget)
         scope.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
             let row = HistoryRow()
+            ContextMenu.onSecondaryClick(row.widget) { [weak self, weak row] x, y in
+                guard let self, let row, let entry = row.entry else { return }
+                self.onContextMenu?(entry, row.widget, (x, y))
+            }
             self.rows[item] = row
             gtk_list_item_set_child(crate_list_item(item), row.widget)
         }
@@ -78,6 +85,12 @@ final class HistoryListView {
         }
     }
 
+    /// The Menu key / Shift+F10 on the list: the selected scan's menu.
+    private func menuKey() {
+        guard let id = selectedScanID, let row = rows.values.first(where: { $0.entry?.id == id }), let entry = row.entry else { return }
+        onContextMenu?(entry, row.widget, nil)
+    }
+
     func focus() {
         gtk_widget_grab_focus(listView)
     }
@@ -103,6 +116,17 @@ final class HistoryListView {
     func select(position: Int) {
         guard count > 0 else { return }
         gtk_single_selection_set_selected(selection, UInt32(min(position, count - 1)))
+    }
+
+    /// The laid-out thumbnails of the rows on screen, "WxH" each (test events).
+    func thumbnailSizes() -> [String] {
+        rows.values.compactMap(\.thumbnailSize).map { "\($0.width)x\($0.height)" }
+    }
+
+    /// Brings a row into view.
+    func scroll(to position: Int) {
+        guard position < count else { return }
+        crate_list_scroll_to_item(listView, UInt32(position))
     }
 
     /// Where a scan's row is now.

@@ -8,6 +8,8 @@ import Foundation
 final class HistoryRow {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let thumbnail: UnsafeMutablePointer<GtkWidget>
+    /// The thumbnail's fixed 48 px square (a wide or tall cover is cropped inside it).
+    private let thumbnailFrame: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
     private let dateLabel: UnsafeMutablePointer<GtkWidget>
@@ -18,6 +20,8 @@ final class HistoryRow {
     private var boundPath: String?
     private var onRetry: (() -> Void)?
     private var onRemove: (() -> Void)?
+    /// The scan shown (nil for a photo without a scan): what its context menu acts on.
+    private(set) var entry: HistoryEntry?
 
     private static let dateFormatter: DateFormatter = {
         let formatter = DateFormatter()
@@ -41,6 +45,16 @@ final class HistoryRow {
         gtk_picture_set_can_shrink(crate_picture(thumbnail), 1)
         gtk_widget_set_size_request(thumbnail, 48, 48)
         gtk_widget_add_css_class(thumbnail, "history-thumbnail")
+        // The square is the overlay's measured child and the picture an overlay over it: a
+        // picture alone asks for its cover's aspect (a 4:1 cover made a 192 px wide thumbnail).
+        let square = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        gtk_widget_set_size_request(square, 48, 48)
+        thumbnailFrame = gtk_overlay_new()!
+        gtk_overlay_set_child(crate_overlay(thumbnailFrame), square)
+        gtk_overlay_add_overlay(crate_overlay(thumbnailFrame), thumbnail)
+        gtk_widget_set_valign(thumbnailFrame, GTK_ALIGN_CENTER)
+        gtk_widget_set_halign(thumbnailFrame, GTK_ALIGN_START)
+        gtk_widget_set_overflow(thumbnailFrame, GTK_OVERFLOW_HIDDEN)
         let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
         gtk_widget_set_hexpand(text, 1)
         gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
@@ -68,7 +82,7 @@ final class HistoryRow {
         let scope = GObjectScope.of(widget)
         scope.connect(retryButton, "clicked") { [weak self] in self?.onRetry?() }
         scope.connect(remove, "clicked") { [weak self] in self?.onRemove?() }
-        Gtk.append(row, thumbnail)
+        Gtk.append(row, thumbnailFrame)
         Gtk.append(row, problemIcon)
         Gtk.append(row, text)
         Gtk.append(row, dateLabel)
@@ -78,6 +92,7 @@ final class HistoryRow {
 
     /// A photo without a scan: its name, why, and what to do.
     func show(_ photo: UnscannedPhoto, onRetry: @escaping () -> Void, onRemove: @escaping () -> Void) {
+        entry = nil
         setProblem(true)
         boundPath = nil
         self.onRetry = onRetry
@@ -91,8 +106,14 @@ final class HistoryRow {
         Gtk.setAccessibleLabel(widget, "\(photo.name), not scanned: \(photo.reason)")
     }
 
+    /// The laid-out thumbnail (width, height); nil when hidden or not laid out (test events).
+    var thumbnailSize: (width: Int32, height: Int32)? {
+        guard gtk_widget_get_mapped(thumbnailFrame) != 0, gtk_widget_get_width(thumbnailFrame) > 0 else { return nil }
+        return (gtk_widget_get_width(thumbnailFrame), gtk_widget_get_height(thumbnailFrame))
+    }
+
     private func setProblem(_ problem: Bool) {
-        gtk_widget_set_visible(thumbnail, problem ? 0 : 1)
+        gtk_widget_set_visible(thumbnailFrame, problem ? 0 : 1)
         gtk_widget_set_visible(problemIcon, problem ? 1 : 0)
         gtk_widget_set_visible(actions, problem ? 1 : 0)
         if problem { gtk_widget_add_css_class(widget, "history-problem") } else { gtk_widget_remove_css_class(widget, "history-problem") }
@@ -111,6 +132,7 @@ final class HistoryRow {
     }
 
     func show(_ entry: HistoryEntry) {
+        self.entry = entry
         setProblem(false)
         Gtk.setText(titleLabel, entry.album.title)
         Gtk.setText(artistLabel, entry.album.artist)

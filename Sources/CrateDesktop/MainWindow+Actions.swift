@@ -20,6 +20,14 @@ extension MainWindow {
         }
         Actions.add(to: widget, "delete-scan") { [weak self] in self?.deleteSelectedScan() }
         Actions.add(to: widget, "undo") { [weak self] in self?.undoLastDeletion() }
+        // Context menus (see MainWindow+ContextMenus).
+        Actions.addID(to: widget, "album-play") { [weak self] id in self?.play(albumID: id, track: nil) }
+        Actions.addID(to: widget, "album-open") { [weak self] id in self?.openAlbum(id) }
+        Actions.addID(to: widget, "album-not-this") { [weak self] id in self?.reconsiderAlbum(id) }
+        Actions.addID(to: widget, "album-history") { [weak self] id in self?.showAlbumInHistory(id) }
+        Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.deleteScan(id) }
+        Actions.addID(to: widget, "track-play") { [weak self] index in self?.detailPane?.playTrack(at: Int(index)) }
+        Actions.addText(to: widget, "copy-text") { [weak self] text in self?.copyText(text) }
         Actions.addChoice(to: widget, "sort", initial: AlbumSort.recentlyScanned.rawValue) { [weak self] value in
             guard let sort = AlbumSort(rawValue: value), let library = self?.library else { return }
             Task { await library.setSort(sort) }

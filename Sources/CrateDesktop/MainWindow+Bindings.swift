@@ -31,6 +31,9 @@ extension MainWindow {
             shownAlbumID = state.album?.id
             if shownAlbumID != nil { self.browser.showDetail() } else { self.browser.showGrid() }
         }.store(in: &tokens)
+        grid.fetchPage = { [weak library] listing, offset, limit in
+            library?.page(of: listing, offset: offset, limit: limit) ?? []
+        }
         grid.onSelect = { [weak library, weak detail, weak self] id in
             self?.detailPane?.candidates.show([])  // Candidates belong to the scan just made.
             library?.select(albumID: id)

@@ -50,13 +50,14 @@ extension MainWindow {
         guard let playback else { return }
         lastPlayedAlbumID = albumID
         detailPane?.showPlaybackNote(nil, albumID: nil)
-        let order = library?.state.value.albums.map(\.id) ?? []
-        let grid = GridContext(albumIDs: order, tapped: albumID) ?? .single(albumID)
+        // The albums after it in the grid (a page's worth: the queue grows from there as it plays).
+        let order = grid.cachedPosition(of: albumID).map { grid.albumIDs(from: $0, limit: 500) } ?? []
+        let context = GridContext(albumIDs: order, tapped: albumID) ?? .single(albumID)
         Task {
             if let track {
-                await playback.play(trackAt: track, ofAlbum: albumID, grid: grid)
+                await playback.play(trackAt: track, ofAlbum: albumID, grid: context)
             } else {
-                await playback.play(albumID: albumID, grid: grid)
+                await playback.play(albumID: albumID, grid: context)
             }
         }
     }

@@ -145,6 +145,22 @@ final class MainWindow {
             TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(self.searchBar)) != 0 ? "open" : "closed")")
         }
         GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
+        grid.onFirstCover = { StartupTiming.mark("first covers visible") }
+        if TestEvents.isEnabled {
+            // The laid-out cells, whenever they change (checked a few times a second: covers
+            // arrive and cells are laid out frames after they are bound).
+            var reported = ""
+            GObjectScope.of(widget).every(milliseconds: 250) { [weak self] in
+                guard let self else { return false }
+                let sizes = self.grid.boundCellSizes().filter { $0.width > 0 && $0.height > 0 }
+                let line = sizes.map { "\($0.width)x\($0.height)" }.joined(separator: " ")
+                guard !sizes.isEmpty, line != reported else { return true }
+                reported = line
+                TestEvents.note("grid-cell-sizes " + line)
+                if let first = self.grid.firstCellWidget() { TestEvents.reportPoint("grid-first-cell", of: first, in: self.widget) }
+                return true
+            }
+        }
     }
 
     func present() {
@@ -162,6 +178,7 @@ final class MainWindow {
         browser.onClose = { [weak self] in self?.closeDetail() }
         browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         tokens.append(contentsOf: bindStores(pane: pane))
+        installContextMenus()
         if TestEvents.isEnabled {
             toasts.onShow = { TestEvents.toast($0) }
             historyList.onSelectionChanged = { TestEvents.historySelection($0) }
@@ -252,6 +269,7 @@ final class MainWindow {
     func showPage(_ name: String) {
         adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), name)
         if name == "history" { historyList.focus() } else { grid.focus() }
+        if name == "history", TestEvents.isEnabled { TestEvents.reportPoint("history-origin", of: historyList.widget, x: 0, y: 0, in: widget) }
     }
 
     /// "crate" or "history".
@@ -322,7 +340,7 @@ final class MainWindow {
     // MARK: - Rendering
 
     func renderLibrary(_ state: LibraryState) {
-        if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.albums.count) albums)") }
+        if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.listing.count) albums)") }
         switch state.phase {
         case .loading:
             gtk_stack_set_visible_child_name(crate_stack(crateStack), "loading")
@@ -330,7 +348,7 @@ final class MainWindow {
             showLibraryError(message)
         case .loaded:
             StartupTiming.mark("library loaded, filling grid")
-            grid.show(state.albums, selected: state.selectedAlbumID)
+            grid.show(state.listing, firstPage: state.albums, selected: state.selectedAlbumID)
             // A new search or sort is a new list: show it from its first album, not from where
             // the old list was scrolled to.
             if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
@@ -340,7 +358,7 @@ final class MainWindow {
                 TestEvents.note("album-count \(count)")
             }
             updateHeader()
-            let page = !state.albums.isEmpty ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
+            let page = state.listing.count > 0 ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
             gtk_stack_set_visible_child_name(crate_stack(crateStack), page)
         }
     }

@@ -32,20 +32,29 @@ final class PlaybackBar {
         gtk_widget_set_hexpand(text, 1)
         titleLabel = Gtk.label("", classes: ["heading"])
         trackLabel = Gtk.label("", classes: ["dim-label"])
+        // Ellipsized, but never to nothing: a few characters of each always show.
+        gtk_label_set_width_chars(crate_label(titleLabel), 6)
+        gtk_label_set_width_chars(crate_label(trackLabel), 6)
         for label in [titleLabel, trackLabel] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }
         Gtk.append(text, titleLabel)
         Gtk.append(text, trackLabel)
+        // Progress and time go under the titles, not beside them: beside, their minimum widths
+        // (Adwaita's trough is 150 px) left a 360 px window's titles no room but "…".
         progress = gtk_progress_bar_new()!
         gtk_widget_set_hexpand(progress, 1)
         gtk_widget_add_css_class(progress, "accent")
         gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
         Gtk.setAccessibleLabel(progress, "Track progress")
-        timeLabel = Gtk.label("", classes: ["dim-label", "numeric"], xalign: 1)
+        timeLabel = Gtk.label("", classes: ["dim-label", "numeric", "caption"], xalign: 1)
+        let progressRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
+        Gtk.append(progressRow, progress)
+        Gtk.append(progressRow, timeLabel)
+        Gtk.append(text, progressRow)
         let previous = Gtk.iconButton("media-skip-backward-symbolic", label: "Previous track (Ctrl+←)", action: "player.previous")
         playButton = Gtk.iconButton("media-playback-start-symbolic", label: "Play (Space)", action: "player.toggle-play")
         let next = Gtk.iconButton("media-skip-forward-symbolic", label: "Next track (Ctrl+→)", action: "player.next")
         let stop = Gtk.iconButton("media-playback-stop-symbolic", label: "Stop (Ctrl+.)", action: "player.stop")
-        for child in [thumbnail, text, progress, timeLabel, previous, playButton, next, stop] { Gtk.append(bar, child) }
+        for child in [thumbnail, text, previous, playButton, next, stop] { Gtk.append(bar, child) }
         gtk_revealer_set_child(crate_revealer(widget), bar)
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
@@ -60,6 +69,7 @@ final class PlaybackBar {
             return
         }
         Gtk.setText(titleLabel, "\(album.title) — \(album.artist)")
+        gtk_widget_set_tooltip_text(titleLabel, "\(album.title) — \(album.artist)")
         Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { "\($0.disc > 1 ? "\($0.disc)." : "")\($0.position). \($0.title)" } ?? "")
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))

@@ -64,7 +64,7 @@ final class SpareWindow {
         state.phase = .identifying
         state.message = ScanStore.identifyingMessage
         progress.render(state)
-        grid.show([], selected: nil)
+        grid.show(AlbumListing(), firstPage: [], selected: nil)
         history.show([])
     }
 }

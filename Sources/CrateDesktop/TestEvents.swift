@@ -23,9 +23,9 @@ enum TestEvents {
                 emit("history-unscanned \(state.unscanned.count) \(state.unscanned.map { "\($0.name):\($0.waits ? "waits" : "failed")" }.joined(separator: ","))")
             },
             library.state.subscribe(initial: true) { state in
-                guard state.phase == .loaded, state.albums.count != gridCount else { return }
-                gridCount = state.albums.count
-                emit("grid-count \(state.albums.count)")
+                guard state.phase == .loaded, state.listing.count != gridCount else { return }
+                gridCount = state.listing.count
+                emit("grid-count \(state.listing.count)")
             },
             history.state.subscribe(initial: true) { state in
                 guard state.phase == .loaded, state.entries.count != historyCount else { return }

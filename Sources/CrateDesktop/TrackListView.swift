@@ -19,6 +19,10 @@ final class TrackListView {
     var onPlay: ((Int) -> Void)?
     /// The playing track's button: pause or resume.
     var onToggle: (() -> Void)?
+    /// A track's context menu is asked for (its index, the row, a point in it or nil for the Menu key).
+    var onContextMenu: ((Int, Track, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
+    /// The rows shown, in track order (the Menu key finds the focused one here).
+    private var rowWidgets: [UnsafeMutablePointer<GtkWidget>] = []
     /// After each redraw: the marked track's index (test events).
     var onMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)?
 
@@ -32,6 +36,12 @@ final class TrackListView {
         emptyLabel = Gtk.label("No track list for this album yet.", classes: ["dim-label"], xalign: 0.5)
         Gtk.append(widget, list)
         Gtk.append(widget, emptyLabel)
+        ContextMenu.onMenuKey(list) { [weak self] in
+            guard let self, let shown = self.shown, let focused = gtk_widget_get_focus_child(self.list),
+                  let row = gtk_list_box_row_get_child(crate_list_box_row(focused)),
+                  let index = self.rowWidgets.firstIndex(of: row), shown.tracks.indices.contains(index) else { return }
+            self.onContextMenu?(index, shown.tracks[index], row, nil)
+        }
     }
 
     /// Redraws only when something it shows changed.
@@ -42,6 +52,7 @@ final class TrackListView {
         while let child = gtk_widget_get_first_child(list) {
             gtk_list_box_remove(crate_list_box(list), child)
         }
+        rowWidgets = []
         let multiDisc = Set(tracks.map(\.disc)).count > 1
         var lastDisc: Int?
         var playingIndex: Int?
@@ -53,7 +64,13 @@ final class TrackListView {
             }
             let playing = track.id != nil && track.id == nowPlaying?.trackID ? nowPlaying : nil
             if playing != nil { playingIndex = index }
-            gtk_list_box_append(crate_list_box(list), row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing))
+            let trackRow = row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing)
+            rowWidgets.append(trackRow)
+            ContextMenu.onSecondaryClick(trackRow) { [weak self] x, y in
+                guard let self, self.rowWidgets.indices.contains(index) else { return }
+                self.onContextMenu?(index, track, self.rowWidgets[index], (x, y))
+            }
+            gtk_list_box_append(crate_list_box(list), trackRow)
         }
         gtk_widget_set_visible(list, tracks.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, tracks.isEmpty ? 1 : 0)

@@ -163,6 +163,24 @@ public final class AppModel {
         await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
     }
 
+    /// "Not this album?" for an album already in the crate: its newest scan and the runners-up
+    /// saved with it, best first. Nil when the album has no scan (added from the wall) or the
+    /// database cannot be read; the candidates are empty when the scan kept none.
+    public func reconsideration(albumID: Int64) async -> (entry: HistoryEntry, candidates: [ScanCandidate])? {
+        let database = environment.database
+        return try? await Task.detached {
+            guard let album = try database.album(id: albumID), let scan = try database.scans(ofAlbum: albumID).first,
+                  let scanID = scan.id else { return nil }
+            return (HistoryEntry(scan: scan, album: album), try database.candidates(forScan: scanID))
+        }.value
+    }
+
+    /// The newest scan of an album (History shows it), nil when it has none.
+    public func newestScanID(albumID: Int64) async -> Int64? {
+        let database = environment.database
+        return try? await Task.detached { try database.scans(ofAlbum: albumID).first?.id }.value
+    }
+
     /// The cover of a "Not this album?" candidate, for its thumbnail: the file already in the
     /// artwork cache, else fetched from the Cover Art Archive into it (the album itself is not
     /// touched). Nil offline, without a release id, or when the release has no art.

@@ -8,7 +8,11 @@ public struct LibraryState: Equatable, Sendable {
         case failed(String)
     }
 
+    /// The first page of the list (up to `LibraryStore.firstPageSize` albums). The grid reads the
+    /// rest a page at a time through `listing`; a crate of 100 000 albums is never in memory.
     public var albums: [AlbumSummary] = []
+    /// What the grid lists: the count and order of every album in the search (see `AlbumListing`).
+    public var listing = AlbumListing()
     public var sort: AlbumSort = .recentlyScanned
     /// The sort's order turned around (Z to A, oldest scan first, …).
     public var reversed = false
@@ -22,7 +26,7 @@ public struct LibraryState: Equatable, Sendable {
     /// "2,000 albums", or while searching "12 of 2,000"; nil before the first load.
     public var countText: String? {
         guard phase == .loaded else { return nil }
-        if !query.isEmpty { return "\(Self.grouped(albums.count)) of \(Self.grouped(total))" }
+        if !query.isEmpty { return "\(Self.grouped(listing.count)) of \(Self.grouped(total))" }
         return total == 1 ? "1 album" : "\(Self.grouped(total)) albums"
     }
 
@@ -37,6 +41,7 @@ public struct LibraryState: Equatable, Sendable {
         return value < 0 ? "-" + out : out
     }
 
+    /// The selected album when it is on the first page (the window asks the detail store instead).
     public var selectedAlbum: AlbumSummary? {
         guard let selectedAlbumID else { return nil }
         return albums.first { $0.id == selectedAlbumID }
@@ -61,6 +66,8 @@ public final class LibraryStore {
     private let observation = StoreObservation()
     /// Loads started so far (tests count them to check that bursts of changes are coalesced).
     private(set) var reloadCount = 0
+    /// Albums read with each listing (the grid asks for the rest as it scrolls).
+    public nonisolated static let firstPageSize = 120
 
     public init(database: AppDatabase) {
         self.database = database
@@ -85,21 +92,31 @@ public final class LibraryStore {
         let reversed = state.value.reversed
         let query = state.value.query
         do {
-            let (albums, total) = try await Task.detached(priority: .userInitiated) {
-                let albums = try database.albums(sortedBy: sort, reversed: reversed, matching: query.isEmpty ? nil : query)
-                return (albums, query.isEmpty ? albums.count : try database.counts().albums)
+            let revision = current, pageSize = Self.firstPageSize
+            let (listing, albums, total) = try await Task.detached(priority: .userInitiated) {
+                let listing = try database.albumListing(sortedBy: sort, reversed: reversed, matching: query, revision: revision)
+                let albums = try database.albumPage(of: listing, offset: 0, limit: pageSize)
+                return (listing, albums, query.isEmpty ? listing.count : try database.counts().albums)
             }.value
             guard current == generation else { return }
             var next = state.value
             next.albums = albums
+            next.listing = listing
             next.total = total
             next.phase = .loaded
-            // A refresh after a change elsewhere often finds the same crate: no redraw then.
-            if next != state.value { state.set(next) }
+            // Every reload is told (the revision changes): albums past the first page may have
+            // changed, and the grid re-reads the pages it holds and redraws only what differs.
+            state.set(next)
         } catch {
             guard current == generation else { return }
             state.update { $0.phase = .failed(UserMessage.text(for: error)) }
         }
+    }
+
+    /// Albums `offset ..< offset + limit` of a listing, read now (the grid asks for the page it is
+    /// about to show; a page is one indexed query). Empty when the database cannot be read.
+    public func page(of listing: AlbumListing, offset: Int, limit: Int) -> [AlbumSummary] {
+        (try? database.albumPage(of: listing, offset: offset, limit: limit)) ?? []
     }
 
     public func setSort(_ sort: AlbumSort) async {

@@ -151,6 +151,14 @@ public final class ScanStore {
         startWorker()
     }
 
+    /// "Not this album?" on an older scan (an album's context menu): switches that scan to one
+    /// of its candidates, as `choose(_:)` does for the last one. Ignored while a scan runs.
+    public func choose(_ candidate: Album, replacing entry: HistoryEntry) {
+        guard worker == nil, entry.scan.id != nil else { return }
+        pending.append(.choose(candidate, replacing: ScanResult(entry: entry)))
+        startWorker()
+    }
+
     /// Uses a new scanner from the next scan on (after Preferences changed the provider).
     public func replaceScanner(_ scanner: AlbumScanner) {
         self.scanner = scanner

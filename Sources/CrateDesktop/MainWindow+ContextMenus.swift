@@ -1,0 +1,105 @@
+import CGtk
+import CrateCore
+
+extension MainWindow {
+    /// Context menus on grid cells, history rows and tracks, all built from the window's actions.
+    func installContextMenus() {
+        grid.onContextMenu = { summary, widget, point in
+            let album = summary.album
+            ContextMenu.present([
+                [.init(label: "_Play", action: "win.album-play", target: .id(summary.id)),
+                 .init(label: "_Open Album", action: "win.album-open", target: .id(summary.id)),
+                 .init(label: "Show in _History", action: "win.album-history", target: .id(summary.id))],
+                [.init(label: "_Not This Album?", action: "win.album-not-this", target: .id(summary.id))],
+                [.init(label: "_Copy Artist – Title", action: "win.copy-text", target: .text("\(album.artist) – \(album.title)"))],
+            ], on: widget, at: point, name: "album \(summary.id)")
+        }
+        historyList.onContextMenu = { entry, widget, point in
+            guard let albumID = entry.album.id else { return }
+            ContextMenu.present([
+                [.init(label: "_Open Album", action: "win.album-open", target: .id(albumID)),
+                 .init(label: "_Play Album", action: "win.album-play", target: .id(albumID))],
+                [.init(label: "_Copy Artist – Title", action: "win.copy-text", target: .text("\(entry.album.artist) – \(entry.album.title)"))],
+                [.init(label: "_Delete Scan", action: "win.scan-delete", target: .id(entry.id))],
+            ], on: widget, at: point, name: "scan \(entry.id)")
+        }
+        detailPane?.onTrackMenu = { album, index, track, widget, point in
+            ContextMenu.present([
+                [.init(label: "_Play from Here", action: "win.track-play", target: .id(Int64(index)))],
+                [.init(label: "_Copy Artist – Title", action: "win.copy-text", target: .text("\(album.artist) – \(track.title)"))],
+            ], on: widget, at: point, name: "track \(index)")
+        }
+    }
+
+    /// Shows an album in the crate page: selected in the grid when it is there, its pane open.
+    func openAlbum(_ id: Int64) {
+        showPage("crate")
+        library?.select(albumID: id)
+        grid.select(albumID: id)
+        guard let detail else { return }
+        Task { await detail.show(albumID: id) }
+    }
+
+    /// "Not this album?" from an album's menu: the album opens with the runners-up of its newest
+    /// scan; a pick switches that scan to it (the wrong album leaves the crate when nothing else
+    /// holds it), as the list under a scan just made does.
+    func reconsiderAlbum(_ id: Int64) {
+        openAlbum(id)
+        guard let model else { return }
+        Task { [weak self] in
+            let found = await model.reconsideration(albumID: id)
+            guard let self else { return }
+            guard let (entry, candidates) = found else {
+                self.toasts.show("This album was not scanned: there is nothing else to choose", seconds: 4)
+                return
+            }
+            guard !candidates.isEmpty else {
+                self.toasts.show("No other albums were found for its scan", seconds: 4)
+                return
+            }
+            if TestEvents.isEnabled { TestEvents.note("reconsider \(id) scan=\(entry.id) candidates=\(candidates.count)") }
+            self.detailPane?.candidates.reconsider(candidates) { [weak self] album in
+                self?.scanStore?.choose(album, replacing: entry)
+            }
+        }
+    }
+
+    /// History with the album's newest scan selected.
+    func showAlbumInHistory(_ id: Int64) {
+        showPage("history")
+        guard let model else { return }
+        Task { [weak self] in
+            guard let scanID = await model.newestScanID(albumID: id), let self else {
+                self?.toasts.show("This album has no scan in History", seconds: 4)
+                return
+            }
+            if let position = self.historyList.position(ofScan: scanID) {
+                self.historyList.select(position: position)
+                self.historyList.scroll(to: position)
+            }
+            if TestEvents.isEnabled {
+                // Once laid out: every thumbnail one square, whatever the cover's shape.
+                GObjectScope.of(self.widget).after(seconds: 1) { [weak self] in
+                    guard let self else { return }
+                    TestEvents.note("history-thumbnails " + self.historyList.thumbnailSizes().joined(separator: " "))
+                }
+            }
+            if TestEvents.isEnabled { TestEvents.note("history-shows-scan \(scanID) at \(self.historyList.position(ofScan: scanID).map(String.init) ?? "none")") }
+        }
+    }
+
+    /// Deletes one history scan (with the Undo toast), as Delete does on the selected row.
+    func deleteScan(_ id: Int64) {
+        guard let position = historyList.position(ofScan: id) else { return }
+        historyList.select(position: position)
+        deleteSelectedScan()
+    }
+
+    /// Puts text on the clipboard and says so.
+    func copyText(_ text: String) {
+        let clipboard = gdk_display_get_clipboard(gtk_widget_get_display(widget))
+        gdk_clipboard_set_text(clipboard, text)
+        if TestEvents.isEnabled { TestEvents.note("copied \(text)") }
+        toasts.show("Copied “\(text)”", seconds: 2)
+    }
+}
