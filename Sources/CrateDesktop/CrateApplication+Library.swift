@@ -26,6 +26,9 @@ extension CrateApplication {
         self.mpris = mpris
         window.attachScanning(model.scans, model: model)
         window.attachWall(model.wall, detail: model.wallDetail)
+        window.attachGenres(model.genres, wall: model.wall, detail: model.wallDetail)
+        window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
+                             coverArt: model.services.settings.endpoints.coverArtArchive)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
     }
