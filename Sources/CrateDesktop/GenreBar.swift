@@ -44,8 +44,9 @@ final class GenreBar {
         stack = gtk_stack_new()!
         gtk_stack_set_vhomogeneous(crate_stack(stack), 1)
         gtk_stack_set_hhomogeneous(crate_stack(stack), 0)
-        gtk_stack_set_transition_type(crate_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_set_transition_duration(crate_stack(stack), 120)
+        // No transition: the row changes in place at once (a fade would take clicks meant for
+        // the new pills).
+        gtk_stack_set_transition_type(crate_stack(stack), GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_add_named(crate_stack(stack), genresRow, "genres")
         gtk_stack_add_named(crate_stack(stack), subsRow, "subcategories")
         gtk_widget_set_halign(stack, GTK_ALIGN_START)

@@ -87,7 +87,7 @@ final class GenreFeedPage {
                 if signals[missing.reason] == nil { reasons.append(missing.reason) }
                 signals[missing.reason, default: []].append(missing.signal.title)
             }
-            notes.append("Without " + reasons.map { "\(WallPage.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; "))
+            notes.append("Without " + reasons.map { "\(WallPage.joined(signals[$0] ?? [])) (\(Self.clause($0)))" }.joined(separator: "; ") + ".")
         }
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
@@ -95,7 +95,7 @@ final class GenreFeedPage {
         let wanted = state.tiles.filter { ratings[$0.item.releaseGroupID] != .dislike }
         let ids = wanted.map(\.item.releaseGroupID)
         if ids != shownIDs {
-            rebuild(wanted)
+            rebuild(wanted, signals: state.signals)
             shownIDs = ids
         }
         shownTiles = wanted
@@ -116,12 +116,21 @@ final class GenreFeedPage {
         if let first = tiles.first { TestEvents.reportPoint("genre-tile", of: first.widget, y: 40, in: window) }
     }
 
-    private func rebuild(_ wanted: [WallTile]) {
+    /// A reason as a clause inside parentheses: "it had no albums to show", not "It had no albums to show.".
+    static func clause(_ reason: String) -> String {
+        var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasSuffix(".") { text.removeLast() }
+        let first = text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        if ["It", "The", "No", "Nothing", "There", "This", "Your"].contains(first) { text = first.lowercased() + text.dropFirst(first.count) }
+        return text
+    }
+
+    private func rebuild(_ wanted: [WallTile], signals: [MBID: GenreSignal]) {
         while let child = gtk_widget_get_first_child(flow) {
             gtk_flow_box_remove(OpaquePointer(flow), child)
         }
         tiles = wanted.map { tile in
-            let view = WallTileView(tile: tile)
+            let view = WallTileView(tile: tile, signalTitle: signals[tile.item.releaseGroupID]?.title)
             let album = WallStore.album(of: tile)
             view.onRate = { [weak self] rating in self?.onRate?(album, rating) }
             gtk_flow_box_insert(OpaquePointer(flow), view.widget, -1)

@@ -12,8 +12,7 @@ final class GenreWallArea {
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["genre-wall-area"])
         stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(crate_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_set_transition_duration(crate_stack(stack), 120)
+        gtk_stack_set_transition_type(crate_stack(stack), GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_widget_set_vexpand(stack, 1)
         gtk_stack_add_named(crate_stack(stack), feed.widget, "genre")
         Gtk.append(widget, bar.widget)

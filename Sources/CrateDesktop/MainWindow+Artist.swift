@@ -60,6 +60,16 @@ extension MainWindow {
         area.pane.onArtist = { [weak self] name, group in self?.openArtist(name: name, releaseGroup: group) }
         detailPane?.onArtist = { [weak self] name, group in self?.openArtist(name: name, releaseGroup: group) }
         wallDetailPane?.onArtist = { [weak self] name, group in self?.openArtist(name: name, releaseGroup: group) }
+        if TestEvents.isEnabled {
+            // Where the album panes' artist links are (the UI tests click them).
+            for (name, store, pane) in [("wall-artist", wallDetail, wallDetailPane), ("crate-artist", self.detail, detailPane)] {
+                guard let store, let pane else { continue }
+                store.state.subscribe(initial: false) { [weak self] state in
+                    guard let self, state.album != nil else { return }
+                    TestEvents.reportPoint(name, of: pane.artistButton, in: self.widget)
+                }.store(in: &tokens)
+            }
+        }
         var shown: String?
         detail.state.subscribe(initial: true) { [weak self, weak area] state in
             guard let self, let area else { return }

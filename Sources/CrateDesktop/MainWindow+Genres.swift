@@ -58,9 +58,14 @@ extension MainWindow {
             lastDial = state.dial
         }.store(in: &tokens)
         lastDial = wall.state.value.dial
+        var reported: String?
         store.state.subscribe(initial: true) { [weak self] state in
             render()
             guard let self, TestEvents.isEnabled else { return }
+            // Covers arriving change nothing the tests follow.
+            let key = "\(state.genre?.id ?? "")|\(state.selected)|\(state.phase)|\(state.tiles.count)|\(state.unavailable.count)"
+            guard key != reported else { return }
+            reported = key
             let phase: String
             switch state.phase {
             case .idle: phase = "idle"

@@ -262,7 +262,7 @@ public final class AppModel {
     private static func genreBuilder(_ services: AppServices) -> GenreFeedBuilder? {
         guard services.musicBrainz != nil else { return nil }
         do {
-            return try services.genreFeedBuilder(timeout: 8)
+            return try services.genreFeedBuilder()
         } catch {
             Log.error("genre feeds cannot be built: \(UserMessage.text(for: error))")
             return nil

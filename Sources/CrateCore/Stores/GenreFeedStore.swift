@@ -29,6 +29,8 @@ public struct GenreFeedState: Equatable, Sendable {
     public var selected: [String] = []
     public var phase: Phase = .idle
     public var tiles: [WallTile] = []
+    /// Which genre signal gave each tile.
+    public var signals: [MBID: GenreSignal] = [:]
     public var unavailable: [GenreUnavailable] = []
     /// A sentence for the user (no results, the taxonomy missing).
     public var message: String?
@@ -55,6 +57,9 @@ public final class GenreFeedStore {
     private var thumbnails: ThumbnailFiles?
     private var generation = 0
     private var dial: CrateDialPosition = .standard
+    /// The build under way: cancelled by the next choice, so MusicBrainz's one request a second
+    /// goes to the feed the user now wants.
+    private var building: Task<(GenreFeed, [WallTile]), Never>?
 
     /// - Parameters:
     ///   - taxonomy: nil when `genres.json` could not be read (the bar shows only "Wall").
@@ -105,6 +110,8 @@ public final class GenreFeedStore {
     /// Back to the wall.
     public func dismiss() {
         generation += 1
+        building?.cancel()
+        building = nil
         state.update {
             $0.genre = nil
             $0.selected = []
@@ -132,7 +139,8 @@ public final class GenreFeedStore {
         state.update { $0.phase = .loading }
         let database = self.database
         let thumbnails = self.thumbnails
-        let feed = await Task.detached(priority: .userInitiated) { () -> (GenreFeed, [WallTile]) in
+        building?.cancel()
+        let task = Task.detached(priority: .userInitiated) { () -> (GenreFeed, [WallTile]) in
             let disliked = Set(((try? database.albumRatings()) ?? [:]).filter { $0.value == .dislike }.map(\.key))
             let feed = await builder.build(scope, dial: dial, count: Self.feedSize, disliked: disliked)
             let tiles = feed.items.map { entry -> WallTile in
@@ -140,12 +148,16 @@ public final class GenreFeedStore {
                 return WallTile(item: entry.item, artworkPath: path, artworkStatus: path != nil ? .available : (entry.item.artURL == nil ? .unavailable : .pending))
             }
             return (feed, tiles)
-        }.value
+        }
+        building = task
+        let feed = await task.value
         guard current == generation else { return }
+        building = nil
         let unavailable = feed.0.unavailable.sorted { $0.key < $1.key }.map { GenreUnavailable(signal: $0.key, reason: $0.value) }
         state.update {
             $0.phase = .loaded
             $0.tiles = feed.1
+            $0.signals = Dictionary(feed.0.items.map { ($0.item.releaseGroupID, $0.signal) }, uniquingKeysWith: { a, _ in a })
             $0.unavailable = unavailable
             $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? "Nothing found for \(scope.title) yet." : "No source could be reached for \(scope.title).") : nil
         }
