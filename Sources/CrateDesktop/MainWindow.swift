@@ -303,9 +303,10 @@ final class MainWindow {
 
     /// Where the pane has taken the grid's place, the header shows back instead of grid actions.
     func updateHeader() {
-        let albumOnly = (browser.isFolded && browser.isShowingDetail && visiblePage == "crate")
+        // The artist page lies over the pages: while it is open only its own album counts.
+        let albumOnly = artistArea?.isOpen == true ? artistAlbumOnly
+            : (browser.isFolded && browser.isShowingDetail && visiblePage == "crate")
             || (wallBrowser.isFolded && wallBrowser.isShowingDetail && visiblePage == "wall")
-            || artistAlbumOnly
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
         // Search and sort act on the crate: off on History and the Wall, and on an empty crate
