@@ -35,9 +35,27 @@ struct ArtistCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The library once; a complete cached catalogue is printed from it without the Secret
+        // Service probe, the settings or any client (a cached run is SQLite only, offline too).
+        let paths = CratePaths()
+        let database: AppDatabase
+        let cache: ArtistCatalogueService
+        do {
+            database = try openDatabase(paths: paths)
+            cache = ArtistCatalogueService(client: nil, database: database)
+            if !refresh, let catalogue = try cachedCatalogue(cache) {
+                try show(catalogue)
+                return
+            }
+        } catch {
+            throw fail(error)
+        }
+        // Otherwise MusicBrainz: only its client is built, on the library already open.
         let service: ArtistCatalogueService
         do {
-            service = try openEnvironment().services().artistCatalogue
+            let environment = AppEnvironment.live(database: database, paths: paths)
+            let client = MusicBrainzClient.live(settings: try environment.settings(), transport: environment.transport, limiter: environment.limiter)
+            service = ArtistCatalogueService(client: client, database: database)
         } catch {
             throw fail(error)
         }
@@ -77,6 +95,25 @@ struct ArtistCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
+        try show(catalogue)
+    }
+
+    /// The complete cached catalogue asked for: by --mbid, or the one cached artist with exactly
+    /// this name (several cached namesakes, or none: nil, and MusicBrainz is asked).
+    private func cachedCatalogue(_ cache: ArtistCatalogueService) throws -> ArtistCatalogue? {
+        let id: MBID?
+        if let mbid {
+            id = MBID(validating: mbid)
+        } else if let name {
+            id = try cache.cachedArtist(name: name.trimmingCharacters(in: .whitespacesAndNewlines), releaseGroup: nil)?.id
+        } else {
+            id = nil
+        }
+        guard let id, let catalogue = try cache.cached(id), catalogue.isComplete else { return nil }
+        return catalogue
+    }
+
+    private func show(_ catalogue: ArtistCatalogue) throws {
         if json {
             print(try ArtistJSON.render(catalogue))
         } else {

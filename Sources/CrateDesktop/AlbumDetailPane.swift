@@ -8,6 +8,10 @@ final class AlbumDetailPane {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let artwork = ArtworkView()
     private let artistLabel: UnsafeMutablePointer<GtkWidget>
+    /// The artist's name as a link: opens the artist's page.
+    let artistButton: UnsafeMutablePointer<GtkWidget>
+    /// The artist link was clicked: the artist's name and the album's release group.
+    var onArtist: ((String, MBID?) -> Void)?
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let subtitleLabel: UnsafeMutablePointer<GtkWidget>
     /// "Not in your music folder" under the play button, for the album shown.
@@ -51,6 +55,11 @@ final class AlbumDetailPane {
             gtk_label_set_wrap(crate_label(label), 1)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
         }
+        artistButton = gtk_button_new()!
+        gtk_button_set_child(crate_button(artistButton), artistLabel)
+        gtk_widget_add_css_class(artistButton, "flat")
+        gtk_widget_add_css_class(artistButton, "artist-link")
+        gtk_widget_set_halign(artistButton, GTK_ALIGN_CENTER)
         // Two linked toggle buttons instead of a GtkStack: GTK 4.8's stack mis-measures the
         // height (and width) of wrapped review text, so the tabs are just shown and hidden.
         let switcher = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, classes: ["linked", "detail-tabs"])
@@ -76,7 +85,7 @@ final class AlbumDetailPane {
         messageLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0.5)
         Gtk.wrap(messageLabel)
         gtk_widget_set_visible(messageLabel, 0)
-        for child in [artwork.widget, artistLabel, titleLabel, subtitleLabel, actions.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
+        for child in [artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -108,6 +117,10 @@ final class AlbumDetailPane {
             }
         }
         tracks.onToggle = { [weak self] in self?.onToggle?() }
+        scope.connect(artistButton, "clicked") { [weak self] in
+            guard let self, let album = self.store.state.value.album, !album.artist.isEmpty else { return }
+            self.onArtist?(album.artist, MBID(validating: album.musicBrainzReleaseGroupID))
+        }
 
         tracks.onPlay = { [weak self] index in
             guard let self, let id = self.store.state.value.album?.id else { return }
@@ -199,6 +212,8 @@ final class AlbumDetailPane {
         let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
         Gtk.setText(artistLabel, album.artist)
+        gtk_widget_set_tooltip_text(artistButton, "All albums by \(album.artist)")
+        Gtk.setAccessibleLabel(artistButton, "All albums by \(album.artist)")
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)
         review.show(state.review, canGenerate: store.canGenerateReviews)

@@ -29,6 +29,9 @@ extension CrateApplication {
         window.attachScanning(model.scans, model: model)
         window.attachWall(model.wall, detail: model.wallDetail)
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
+        window.attachGenres(model.genres, wall: model.wall, detail: model.wallDetail)
+        window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
+                             coverArt: model.services.settings.endpoints.coverArtArchive)
         StartupTiming.mark("stores attached; loading the crate")
         model.start()
         StartupTiming.mark("stores started")

@@ -89,6 +89,7 @@ extension MainWindow {
         let scope = GObjectScope.of(widget)
         scope.connect(backButton, "clicked") { [weak self] in
             guard let self else { return }
+            if self.artistBack() { return }
             if self.visiblePage == "wall" { self.closeWallDetail() } else { self.closeDetail() }
         }
         scope.connect(title, "notify::title-visible") { [weak self] (_: UnsafeMutableRawPointer?) in

@@ -14,10 +14,16 @@ final class MainWindow {
     let historyList = HistoryListView()
     /// The Crate Wall, the first page.
     let wallPage = WallPage()
+    /// The genre bar above the wall, and a genre's feed in the wall's place.
+    let genreArea = GenreWallArea()
     /// The wall beside its album pane (a tile opens it), folding like the crate page.
     let wallBrowser: CrateBrowser
     var wallDetail: AlbumDetailStore?
     var wallDetailPane: AlbumDetailPane?
+    /// The genre bar's store (see MainWindow+Genres).
+    var genreStore: GenreFeedStore?
+    /// The artist page over the pages (see MainWindow+Artist); nil until the library opens.
+    var artistArea: ArtistArea?
     let overlay: UnsafeMutablePointer<GtkWidget>
     let dropOverlay = DropOverlay()
     let progressView = ScanProgressView()
@@ -91,7 +97,7 @@ final class MainWindow {
         historyList.enableDeleteShortcut()
 
         browser = CrateBrowser(grid: crateStack)
-        wallBrowser = CrateBrowser(grid: wallPage.widget)
+        wallBrowser = CrateBrowser(grid: genreArea.wrap(wallPage.widget))
         mainStack = adw_view_stack_new()!
         let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallBrowser.widget, "wall", "Wall")
         adw_view_stack_page_set_icon_name(wall, "view-grid-symbolic")
@@ -293,6 +299,7 @@ final class MainWindow {
             scanStore?.cancel()
             return true
         }
+        if artistBack() { return true }
         if gtk_search_bar_get_search_mode(crate_search_bar(searchBar)) != 0 {
             gtk_search_bar_set_search_mode(crate_search_bar(searchBar), 0)
             gtk_editable_set_text(crate_editable(searchEntry), "")
@@ -307,12 +314,18 @@ final class MainWindow {
             closeWallDetail()
             return true
         }
+        if visiblePage == "wall", genreArea.isShowingGenre {
+            dismissGenre()
+            return true
+        }
         return false
     }
 
     /// Where the pane has taken the grid's place, the header shows back instead of grid actions.
     func updateHeader() {
-        let albumOnly = (browser.isFolded && browser.isShowingDetail && visiblePage == "crate")
+        // The artist page lies over the pages: while it is open only its own album counts.
+        let albumOnly = artistArea?.isOpen == true ? artistAlbumOnly
+            : (browser.isFolded && browser.isShowingDetail && visiblePage == "crate")
             || (wallBrowser.isFolded && wallBrowser.isShowingDetail && visiblePage == "wall")
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }

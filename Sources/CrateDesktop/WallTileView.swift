@@ -18,7 +18,9 @@ final class WallTileView {
     private var shownArtwork: String?
     var onRate: ((AlbumRating?) -> Void)?
 
-    init(tile: WallTile) {
+    /// - Parameter signalTitle: what put the album there when it is not a wall signal (a genre
+    ///   feed's "Subcategory Rotation").
+    init(tile: WallTile, signalTitle: String? = nil) {
         releaseGroupID = tile.item.releaseGroupID
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 4, classes: ["album-cell", "wall-tile"])
         picture = gtk_picture_new()!
@@ -49,7 +51,7 @@ final class WallTileView {
         // Network text goes in as plain text, never markup.
         let title = Gtk.label(tile.item.title, classes: ["album-title"])
         let artist = Gtk.label(tile.item.artist, classes: ["dim-label", "caption"])
-        let signal = Gtk.label(tile.item.signal.title, classes: ["dim-label", "caption"])
+        let signal = Gtk.label(signalTitle ?? tile.item.signal.title, classes: ["dim-label", "caption"])
         for label in [title, artist, signal] {
             gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END)
             gtk_label_set_max_width_chars(crate_label(label), 16)

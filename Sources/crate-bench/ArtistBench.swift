@@ -11,7 +11,7 @@ import Foundation
 /// - in process: `AppDatabase.artistCatalogue` (what the artist page reads) on that library;
 /// - side by side: `sqlite3` reading the same rows, and `curl` fetching the same pages with the
 ///   same 1.1 s pacing, as the floors a whole process could reach.
-func benchArtist(runs: Int, count: Int) throws {
+func benchArtist(runs: Int, count: Int) async throws {
     let artistID = "65f4f0c5-ef9e-490c-aee3-909e7ae6b2ab"
     let server = try FixtureServer()
     defer { server.stop() }
@@ -78,7 +78,15 @@ func benchArtist(runs: Int, count: Int) throws {
         guard releaseGroups(in: output) == count else { throw BenchFailure("cached run listed \(releaseGroups(in: output)) release groups") }
         cached.append(ms)
     }
+    var cachedByName: [Double] = []
+    for _ in 0..<runs {
+        let (ms, output) = try run(crate.path, ["artist", "Sunn O)))", "--json"], environment: env)
+        guard releaseGroups(in: output) == count else { throw BenchFailure("cached run by name listed \(releaseGroups(in: output)) release groups") }
+        cachedByName.append(ms)
+    }
     let cachedRequests = server.requests.count - before
+    var version: [Double] = []
+    for _ in 0..<runs { version.append(try run(crate.path, ["--version"], environment: env).ms) }
 
     let dataDir = lastRoot.appendingPathComponent("data")
     let paths = CratePaths(dataDirectory: dataDir, cacheDirectory: lastRoot.appendingPathComponent("cache"),
@@ -87,6 +95,11 @@ func benchArtist(runs: Int, count: Int) throws {
     let id = try MBID(artistID)
     var shown = 0
     let inProcess = try (0..<runs).map { _ in try milliseconds { shown = try database.artistCatalogue(id)?.sections.reduce(0) { $0 + $1.entries.count } ?? 0 } }
+
+    // The window: an album pane's artist link to the artist page's model ready (the store finds
+    // the artist by the album's release group in the cache and reads the catalogue).
+    let album = try MBID(MusicBrainzArtistFixtures.catalogue(count: count)[count / 2].id)
+    let storeRuns = try await storeToModelReady(database: database, name: "Sunn O)))", releaseGroup: album, expected: count, runs: runs)
 
     var sqlite: [Double] = []
     let sqliteFile = dataDir.appendingPathComponent("crate.sqlite").path
@@ -108,9 +121,28 @@ func benchArtist(runs: Int, count: Int) throws {
     print(String(format: "  uncached crate artist: %.0f ms, requests per run %@ (MusicBrainz pacing alone: %.1f s)",
                  median(uncached), requests.map(String.init).joined(separator: ","), Double(max(requests.max() ?? 1, 1) - 1) * 1.1))
     print(String(format: "  curl, same pages, same 1.1 s pacing: %.0f ms", median(curl)))
-    print(String(format: "  cached crate artist: %.1f ms (%d requests in %d runs)", median(cached), cachedRequests, runs))
+    print(String(format: "  cached crate artist --mbid: %.1f ms; by name: %.1f ms (%d requests in %d runs)", median(cached), median(cachedByName), cachedRequests, 2 * runs))
+    print(String(format: "  crate --version (process start alone): %.1f ms", median(version)))
+    print(String(format: "  in process, artist link to the page's model ready (ArtistStore): %.2f ms", median(storeRuns)))
     print(String(format: "  sqlite3 reading the same rows: %.1f ms", median(sqlite)))
     print(String(format: "  in process, the artist page's read (%d shown): %.2f ms", shown, median(inProcess)))
+}
+
+@MainActor
+func storeToModelReady(database: AppDatabase, name: String, releaseGroup: MBID, expected: Int, runs: Int) async throws -> [Double] {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        // Offline: no client, so nothing but the cache can answer.
+        let store = ArtistStore(database: database, service: ArtistCatalogueService(client: nil, database: database))
+        let start = DispatchTime.now().uptimeNanoseconds
+        await store.open(name: name, releaseGroup: releaseGroup)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        guard store.state.value.phase == .loaded, store.state.value.catalogue?.releaseGroups.count == expected else {
+            throw BenchFailure("the artist page's store did not load \(expected) release groups from the cache: \(store.state.value.phase)")
+        }
+        times.append(ms)
+    }
+    return times
 }
 
 struct BenchFailure: Error, CustomStringConvertible {

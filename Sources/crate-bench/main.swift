@@ -257,7 +257,7 @@ do {
             if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
             if arg == "--count", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
         }
-        try benchArtist(runs: runs, count: count)
+        try await benchArtist(runs: runs, count: count)
     case "wall":
         var runs = 5
         var latency = 0.4

@@ -46,6 +46,16 @@ struct ArtistCommandTests {
         #expect(text.status == 0)
         #expect(text.stdout.contains("Albums\n") && text.stdout.contains("EPs\n") && text.stdout.contains("Live, compilations and more\n"))
         #expect(text.stdout.contains("undated"))
+
+        // By name, offline: the one cached artist with that name answers from the library.
+        let byName = try await cli.run(["artist", "Sunn O)))", "--json"], extraEnvironment: Self.environment(musicBrainz: "http://127.0.0.1:9/ws/2"))
+        #expect(byName.status == 0, "\(byName.stderr)")
+        #expect(byName.stdout == result.stdout)
+        #expect(server.requests(path: "/ws/2/artist").isEmpty)
+        // Another name is not guessed from the cache: it needs the search (and says so offline).
+        let other = try await cli.run(["artist", "Sunn"], extraEnvironment: Self.environment(musicBrainz: "http://127.0.0.1:9/ws/2"))
+        #expect(other.status != 0)
+        #expect(!other.stdout.contains("Sunn O)))"))
     }
 
     @Test func anAmbiguousNameListsTheNamesakesWithScoresAndAsksForAnId() async throws {

@@ -21,6 +21,10 @@ public final class AppModel {
     public let wall: WallStore
     /// The detail pane beside the wall (a wall album, or the crate's own when it is in the crate).
     public let wallDetail: AlbumDetailStore
+    /// The genre bar and its feed (on the wall's page).
+    public let genres: GenreFeedStore
+    /// The detail pane beside the artist page (an album of the artist's catalogue).
+    public let artistDetail: AlbumDetailStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
     /// killed session hands them to the next one.
     public private(set) var queue: QueuedScanner
@@ -60,6 +64,8 @@ public final class AppModel {
         let wallService = Self.wallService(services)
         wall = WallStore(database: database, service: wallService, table: try? CrateDialTable.standard(environment: environment.variables))
         wallDetail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        artistDetail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        genres = GenreFeedStore(database: database, taxonomy: Self.taxonomy(environment), builder: Self.genreBuilder(services), thumbnails: services.thumbnailFiles())
         self.temporaryPhotos = temporaryPhotos
         scanToken = scans.state.subscribe { [weak self] state in
             if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
@@ -70,15 +76,17 @@ public final class AppModel {
     /// The wall pane's functions: a wall album's details, and "Add to Crate" followed by the
     /// repair pass that fetches the new album's Cover Art Archive art.
     private func configureWallDetail(_ service: WallService?) {
-        guard let service else {
-            wallDetail.configureWall(details: nil, add: nil)
-            return
+        for store in [wallDetail, artistDetail] {
+            guard let service else {
+                store.configureWall(details: nil, add: nil)
+                continue
+            }
+            store.configureWall(details: { try await service.details(of: $0) }, add: { [weak self] item, details in
+                let id = try await Task.detached { try service.addToCrate(item, details: details) }.value
+                await self?.finishPendingDetails()
+                return id
+            })
         }
-        wallDetail.configureWall(details: { try await service.details(of: $0) }, add: { [weak self] item, details in
-            let id = try await Task.detached { try service.addToCrate(item, details: details) }.value
-            await self?.finishPendingDetails()
-            return id
-        })
     }
 
     /// Runs the repair pass (artwork and track lists left to fetch) in the background.
@@ -95,6 +103,7 @@ public final class AppModel {
         history.start()
         detail.start()
         wallDetail.start()
+        artistDetail.start()
         artists.start()
         // The stored wall at once (offline too), then a new one in the background.
         wall.start()
@@ -250,9 +259,32 @@ public final class AppModel {
         let wallService = Self.wallService(services)
         wall.replaceService(wallService)
         wallDetail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        artistDetail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        genres.replaceServices(builder: Self.genreBuilder(services), thumbnails: services.thumbnailFiles())
         configureWallDetail(wallService)
         // A new ListenBrainz account: the wall is built again for it.
         if listenBrainzChanged { wall.refreshInBackground() }
+    }
+
+    /// The genre list, or nil when `genres.json` is missing or invalid (the bar shows only "Wall").
+    private static func taxonomy(_ environment: AppEnvironment) -> GenreTaxonomy? {
+        do {
+            return try GenreTaxonomy.load(environment: environment.variables)
+        } catch {
+            Log.error("the genre list cannot be read: \(UserMessage.text(for: error))")
+            return nil
+        }
+    }
+
+    /// The genre feeds' builder, or nil offline or without the dial's data file.
+    private static func genreBuilder(_ services: AppServices) -> GenreFeedBuilder? {
+        guard services.musicBrainz != nil else { return nil }
+        do {
+            return try services.genreFeedBuilder()
+        } catch {
+            Log.error("genre feeds cannot be built: \(UserMessage.text(for: error))")
+            return nil
+        }
     }
 
     /// The wall's service, or nil when its data files are missing (the stored wall still shows).

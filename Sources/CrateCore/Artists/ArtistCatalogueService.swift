@@ -37,6 +37,23 @@ public final class ArtistCatalogueService: Sendable {
         return resolution
     }
 
+    /// The artist of an album already in the cache, without any request: the one cached
+    /// catalogue listing the album's release group under this name (or, without a release group,
+    /// the one cached catalogue with exactly this name). Nil when none or several match: a search
+    /// decides then (never a merge).
+    public func cachedArtist(name: String, releaseGroup: MBID?) throws -> ArtistCandidate? {
+        let key = ArtistResolution.normalise(name)
+        if let releaseGroup {
+            let listing = try database.cachedArtists(releaseGroup: releaseGroup, name: nil)
+            let named = listing.filter { ArtistResolution.normalise($0.name) == key }
+            if named.count == 1 { return named[0] }
+            if named.isEmpty, listing.count == 1 { return listing[0] }
+            if !listing.isEmpty { return nil }
+        }
+        let named = try database.cachedArtists(releaseGroup: nil, name: name)
+        return named.count == 1 ? named[0] : nil
+    }
+
     /// The cached catalogue, without any request.
     public func cached(_ artistID: MBID) throws -> ArtistCatalogue? {
         try database.artistCatalogue(artistID)

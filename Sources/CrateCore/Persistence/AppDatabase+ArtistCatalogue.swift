@@ -31,6 +31,28 @@ extension AppDatabase {
         }
     }
 
+    /// Cached artists whose catalogue lists this release group, or (without one) whose name is
+    /// `name` exactly as stored: how an album's artist is found again without a search, offline.
+    public func cachedArtists(releaseGroup: MBID?, name: String?) throws -> [ArtistCandidate] {
+        try reader.read { db in
+            let rows: [Row]
+            if let releaseGroup {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT c.artistId, c.name, c.disambiguation FROM artist_catalogue c
+                    JOIN artist_release_group g ON g.artistId = c.artistId WHERE g.id = ? ORDER BY c.artistId
+                    """, arguments: [releaseGroup.rawValue])
+            } else if let name {
+                rows = try Row.fetchAll(db, sql: "SELECT artistId, name, disambiguation FROM artist_catalogue WHERE name = ? ORDER BY artistId", arguments: [name])
+            } else {
+                rows = []
+            }
+            return rows.compactMap { row in
+                guard let id = MBID(validating: row["artistId"] as String?), let name: String = row["name"] else { return nil }
+                return ArtistCandidate(id: id, name: name, disambiguation: row["disambiguation"], score: 100)
+            }
+        }
+    }
+
     public func catalogueProgress(_ artistID: MBID) throws -> CatalogueProgress? {
         try reader.read { db in
             try Row.fetchOne(db, sql: "SELECT total, nextOffset, complete, runStartedAt FROM artist_catalogue WHERE artistId = ?",

@@ -54,7 +54,11 @@ public final class AppDatabase: Sendable {
         self.fileURL = fileURL
         changeFeed = DatabaseChangeFeed(writer: writer, pollInterval: changePollInterval)
         if readOnlyReason == nil {
-            try Self.migrator.migrate(writer)
+            // Checked in a read first: `migrate` always runs a write transaction, which ends in an
+            // fsync of the WAL even when every migration is applied (most opens).
+            if try !writer.read({ try Self.migrator.hasCompletedMigrations($0) }) {
+                try Self.migrator.migrate(writer)
+            }
             try writer.writeWithoutTransaction { db in
                 // Written once per new schema; an open that changes nothing writes nothing.
                 if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaGeneration {

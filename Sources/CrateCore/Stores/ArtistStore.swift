@@ -111,6 +111,21 @@ public final class ArtistStore {
         }
     }
 
+    /// Opens the artist of an album (its detail pane's artist link): the cached artist whose
+    /// catalogue lists the album, at once and offline; otherwise as `open(name:)`.
+    public func open(name: String, releaseGroup: MBID?) async {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return }
+        let service = self.service
+        if let known = try? await Task.detached(priority: .userInitiated, operation: { try service.cachedArtist(name: name, releaseGroup: releaseGroup) }).value {
+            let current = begin()
+            state.update { $0.query = name }
+            await show(known.id, name: known.name, disambiguation: known.disambiguation, generation: current)
+            return
+        }
+        await open(name: name)
+    }
+
     /// The user's pick among namesakes.
     public func choose(_ candidate: ArtistCandidate) async {
         let current = begin()

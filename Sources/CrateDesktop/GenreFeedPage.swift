@@ -1,0 +1,140 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// A genre's feed below the genre bar: what it is and which signals were missing, then the
+/// albums as the wall's tiles (cover, title, artist, signal, heart and ✕).
+@MainActor
+final class GenreFeedPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let titleLabel: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let statusLabel: UnsafeMutablePointer<GtkWidget>
+    private let flow: UnsafeMutablePointer<GtkWidget>
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: "Gathering albums",
+                                       detail: "Crate is looking for albums of this genre in your listening, recommendations, charts and new releases.")
+    private var tiles: [WallTileView] = []
+    private var shownTiles: [WallTile] = []
+    private var shownIDs: [MBID] = []
+    private var ratings: [MBID: AlbumRating] = [:]
+    /// A tile was clicked or activated: its album pane opens.
+    var onOpen: ((WallTile) -> Void)?
+    /// A tile's heart or ✕.
+    var onRate: ((RatedAlbum, AlbumRating?) -> Void)?
+
+    init() {
+        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["genre-feed-page"])
+        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(bar, 12) }
+        gtk_widget_set_margin_top(bar, 4)
+        gtk_widget_set_margin_bottom(bar, 4)
+        titleLabel = Gtk.label("", classes: ["heading"])
+        gtk_label_set_ellipsize(crate_label(titleLabel), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(titleLabel, 1)
+        spinner = gtk_spinner_new()!
+        Gtk.append(bar, titleLabel)
+        Gtk.append(bar, spinner)
+        statusLabel = Gtk.label("", classes: ["dim-label", "caption"])
+        gtk_label_set_wrap(crate_label(statusLabel), 1)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(statusLabel, 12) }
+        gtk_widget_set_visible(statusLabel, 0)
+
+        flow = gtk_flow_box_new()!
+        gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
+        gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
+        gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
+        gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
+        gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
+        gtk_widget_set_valign(flow, GTK_ALIGN_START)
+        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_bottom] { margin(flow, 12) }
+        let scroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(crate_scrolled_window(scroller), flow)
+        gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scroller, 1)
+
+        stack = gtk_stack_new()!
+        gtk_stack_add_named(crate_stack(stack), scroller, "tiles")
+        gtk_stack_add_named(crate_stack(stack), empty.widget, "empty")
+        gtk_widget_set_vexpand(stack, 1)
+        Gtk.append(widget, bar)
+        Gtk.append(widget, statusLabel)
+        Gtk.append(widget, stack)
+
+        GObjectScope.of(widget).connect(flow, "child-activated") { [weak self] (child: UnsafeMutableRawPointer?) in
+            guard let self, let child else { return }
+            let index = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))
+            guard self.shownTiles.indices.contains(index) else { return }
+            self.onOpen?(self.shownTiles[index])
+        }
+    }
+
+    /// Shows the feed; `ratings` are the hearts and ✕s (an album ✕'d here leaves the feed).
+    func show(_ state: GenreFeedState, ratings: [MBID: AlbumRating], dial: String?) {
+        self.ratings = ratings
+        let title = state.scope?.title ?? ""
+        Gtk.setText(titleLabel, dial.map { "\(title) — \($0)" } ?? title)
+        if state.phase == .loading { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+
+        var notes: [String] = []
+        if let message = state.message { notes.append(message) }
+        if !state.unavailable.isEmpty {
+            // Signals missing for the same reason are named together (one service down).
+            var reasons: [String] = []
+            var signals: [String: [String]] = [:]
+            for missing in state.unavailable {
+                if signals[missing.reason] == nil { reasons.append(missing.reason) }
+                signals[missing.reason, default: []].append(missing.signal.title)
+            }
+            notes.append("Without " + reasons.map { "\(WallPage.joined(signals[$0] ?? [])) (\(Self.clause($0)))" }.joined(separator: "; ") + ".")
+        }
+        Gtk.setText(statusLabel, notes.joined(separator: " "))
+        gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
+
+        let wanted = state.tiles.filter { ratings[$0.item.releaseGroupID] != .dislike }
+        let ids = wanted.map(\.item.releaseGroupID)
+        if ids != shownIDs {
+            rebuild(wanted, signals: state.signals)
+            shownIDs = ids
+        }
+        shownTiles = wanted
+        for (view, tile) in zip(tiles, wanted) { view.show(artwork: tile) }
+        for tile in tiles { tile.show(rating: ratings[tile.releaseGroupID]) }
+        if wanted.isEmpty {
+            if state.phase == .loading {
+                empty.update(title: "Gathering albums", detail: "Crate is looking for \(title) albums in your listening, recommendations, charts and new releases.")
+            } else {
+                empty.update(title: "No albums here yet", detail: state.message ?? "Nothing found for \(title).")
+            }
+        }
+        gtk_stack_set_visible_child_name(crate_stack(stack), wanted.isEmpty ? "empty" : "tiles")
+    }
+
+    /// Where the first tile is, for the UI tests.
+    func reportPoints(in window: UnsafeMutablePointer<GtkWidget>) {
+        if let first = tiles.first { TestEvents.reportPoint("genre-tile", of: first.widget, y: 40, in: window) }
+    }
+
+    /// A reason as a clause inside parentheses: "it had no albums to show", not "It had no albums to show.".
+    static func clause(_ reason: String) -> String {
+        var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasSuffix(".") { text.removeLast() }
+        let first = text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        if ["It", "The", "No", "Nothing", "There", "This", "Your"].contains(first) { text = first.lowercased() + text.dropFirst(first.count) }
+        return text
+    }
+
+    private func rebuild(_ wanted: [WallTile], signals: [MBID: GenreSignal]) {
+        while let child = gtk_widget_get_first_child(flow) {
+            gtk_flow_box_remove(OpaquePointer(flow), child)
+        }
+        tiles = wanted.map { tile in
+            let view = WallTileView(tile: tile, signalTitle: signals[tile.item.releaseGroupID]?.title)
+            let album = WallStore.album(of: tile)
+            view.onRate = { [weak self] rating in self?.onRate?(album, rating) }
+            gtk_flow_box_insert(OpaquePointer(flow), view.widget, -1)
+            return view
+        }
+    }
+}
