@@ -13,14 +13,17 @@ public final class ScanPipeline: AlbumScanner {
         public var reviewer: AlbumReviewing?
         /// The monthly budget: a scan that needs the provider stops when it is used up.
         public var usage: UsageMeter?
+        /// Discogs links (with a Discogs token): looked up beside the review, never failing the scan.
+        public var discogs: DiscogsClient?
 
         public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil,
-                    usage: UsageMeter? = nil) {
+                    usage: UsageMeter? = nil, discogs: DiscogsClient? = nil) {
             self.identifier = identifier
             self.musicBrainz = musicBrainz
             self.coverArt = coverArt
             self.reviewer = reviewer
             self.usage = usage
+            self.discogs = discogs
         }
 
         /// Tier 0 only: nothing leaves the machine.
@@ -289,6 +292,7 @@ public final class ScanPipeline: AlbumScanner {
                               events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)
+        async let discogs: Void = linkOnDiscogs(album)
         if let albumID = album.id, (try? database.claimDetails(albumID: albumID)) == true {
             _ = await completeDetails(of: album, tracks: tracks, artwork: artwork)
             try? database.releaseDetailsClaim(albumID: albumID)
@@ -298,7 +302,20 @@ public final class ScanPipeline: AlbumScanner {
         if let refreshed { updated.album = refreshed }
         if services.reviewer?.canGenerate == true { events(.loadingReview(updated.album)) }
         let (finished, failure) = await review
+        await discogs
         return ScanResult(entry: updated, review: finished, reviewFailure: failure)
+    }
+
+    /// The album's Discogs link, the first time it is identified (a retry is left to
+    /// `DiscogsLinker.linkPending`). Whatever happens, the scan goes on.
+    private func linkOnDiscogs(_ album: Album) async {
+        guard let client = services.discogs, let albumID = album.id,
+              (try? database.discogsState(forAlbum: albumID)) == nil else { return }
+        do {
+            try await DiscogsLinker(client: client, database: database).link(album)
+        } catch {
+            Log.error("could not keep the Discogs link: \(UserMessage.text(for: error))")
+        }
     }
 
     /// The track list and the artwork side by side, for an album this process has claimed.

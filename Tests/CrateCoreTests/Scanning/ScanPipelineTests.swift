@@ -28,6 +28,39 @@ struct ScanPipelineTests {
         }())
     }
 
+    @Test func anIdentifiedAlbumGetsItsDiscogsLink() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        h.server.route("/database/search", responses: [.json(DiscogsFixtures.rumoursSearch, headers: DiscogsFixtures.rateLimitHeaders(remaining: 59))])
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+            .scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let albumID = try #require(result.entry.album.id)
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("no Discogs link stored")
+            return
+        }
+        #expect(link.releaseID == 1873013 && link.score > 0.9)
+    }
+
+    @Test func discogsRefusingIsNotAScanFailure() async throws {
+        for response in [FixtureResponse.json(DiscogsFixtures.unauthorized, status: 401),
+                         .json(DiscogsFixtures.tooManyRequests, status: 429,
+                               headers: [("Retry-After", "900")] + DiscogsFixtures.rateLimitHeaders(remaining: 0))] {
+            let h = try PipelineHarness()
+            h.serveRumours()
+            h.server.route("/database/search", responses: [response, response, response, response])
+            let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+                .scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+            #expect(result.entry.album.title == "Rumours")
+            #expect(result.entry.album.artworkStatus == .available)
+            let albumID = try #require(result.entry.album.id)
+            guard case .retry = try h.database.discogsState(forAlbum: albumID) else {
+                Issue.record("expected a retry later")
+                return
+            }
+        }
+    }
+
     @Test func aRepeatScanIsAnsweredOfflineByTierZero() async throws {
         let h = try PipelineHarness()
         h.serveRumours()
