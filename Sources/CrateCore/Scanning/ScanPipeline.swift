@@ -123,6 +123,14 @@ public final class ScanPipeline: AlbumScanner {
     @discardableResult
     public func repairPendingDetails(limit: Int = 50, maxConsecutiveFailures: Int = 2) async -> RepairSummary {
         var summary = RepairSummary()
+        // Albums never asked about on Discogs, or due for a retry (each failure waits its turn).
+        if let client = services.discogs {
+            do {
+                try await DiscogsLinker(client: client, database: database).linkPending(limit: limit)
+            } catch {
+                Log.error("repair: could not keep the Discogs links: \(UserMessage.text(for: error))")
+            }
+        }
         guard services.musicBrainz != nil || services.coverArt != nil else { return summary }
         var tried: Set<Int64> = []
         var failuresInARow = 0

@@ -42,6 +42,21 @@ struct ScanPipelineTests {
         #expect(link.releaseID == 1873013 && link.score > 0.9)
     }
 
+    @Test func repairLinksAlbumsNeverAskedAboutOnDiscogs() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let albumID = try #require(result.entry.album.id)
+        #expect(try h.database.discogsState(forAlbum: albumID) == nil)  // Scanned before a token was set.
+        h.server.route("/database/search", responses: [.json(DiscogsFixtures.rumoursSearch)])
+        _ = await h.pipeline(identifier: nil, discogs: "disc-token").repairPendingDetails()
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("repair did not link the album")
+            return
+        }
+        #expect(link.releaseID == 1873013)
+    }
+
     @Test func discogsRefusingIsNotAScanFailure() async throws {
         for response in [FixtureResponse.json(DiscogsFixtures.unauthorized, status: 401),
                          .json(DiscogsFixtures.tooManyRequests, status: 429,
