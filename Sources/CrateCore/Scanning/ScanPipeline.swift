@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The live scan: prepare the photo, try tier 0, else the vision provider and MusicBrainz; save
 /// the scan; then fetch artwork, track list and review side by side (docs/ARCHITECTURE.md, "Data flow of a scan").
@@ -13,7 +14,8 @@ public final class ScanPipeline: AlbumScanner {
         public var reviewer: AlbumReviewing?
         /// The monthly budget: a scan that needs the provider stops when it is used up.
         public var usage: UsageMeter?
-        /// Discogs links (with a Discogs token): looked up beside the review, never failing the scan.
+        /// Discogs links (with a Discogs token): looked up in the background once the album is
+        /// saved; the scan never waits for them and never fails because of them.
         public var discogs: DiscogsClient?
 
         public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil,
@@ -37,6 +39,8 @@ public final class ScanPipeline: AlbumScanner {
     private let verifier: CoverVerifier
     private let hashes: CoverHashIndex
     private let artworkCache: ArtworkCache
+    /// Discogs look-ups started by scans and not yet finished (see `discogsLinksSettled()`).
+    private let discogsLookups = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
                 preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .shortlist,
@@ -300,7 +304,7 @@ public final class ScanPipeline: AlbumScanner {
                               events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)
-        async let discogs: Void = linkOnDiscogs(album)
+        startDiscogsLookup(for: album)
         if let albumID = album.id, (try? database.claimDetails(albumID: albumID)) == true {
             _ = await completeDetails(of: album, tracks: tracks, artwork: artwork)
             try? database.releaseDetailsClaim(albumID: albumID)
@@ -310,19 +314,38 @@ public final class ScanPipeline: AlbumScanner {
         if let refreshed { updated.album = refreshed }
         if services.reviewer?.canGenerate == true { events(.loadingReview(updated.album)) }
         let (finished, failure) = await review
-        await discogs
         return ScanResult(entry: updated, review: finished, reviewFailure: failure)
     }
 
-    /// The album's Discogs link, the first time it is identified (a retry is left to
-    /// `DiscogsLinker.linkPending`). Whatever happens, the scan goes on.
-    private func linkOnDiscogs(_ album: Album) async {
+    /// Starts the album's Discogs look-up, the first time it is identified, in a task of its own:
+    /// the scan returns without waiting for it (Discogs pacing or a 429 can hold a request for up
+    /// to a minute). When the process ends first, nothing is stored and the album stays "never
+    /// asked", which the repair pass (`DiscogsLinker.linkPending`) picks up; a retry after a
+    /// failure is left to it too. Whatever happens, the scan goes on.
+    private func startDiscogsLookup(for album: Album) {
         guard let client = services.discogs, let albumID = album.id,
               (try? database.discogsState(forAlbum: albumID)) == nil else { return }
-        do {
-            try await DiscogsLinker(client: client, database: database).link(album)
-        } catch {
-            Log.error("could not keep the Discogs link: \(UserMessage.text(for: error))")
+        let database = self.database
+        discogsLookups.withLock { lookups in
+            lookups.next += 1
+            let key = lookups.next
+            // The task removes itself under the same lock, so never before it is stored.
+            lookups.tasks[key] = Task { [weak self] in
+                do {
+                    try await DiscogsLinker(client: client, database: database).link(album)
+                } catch {
+                    Log.error("could not keep the Discogs link: \(UserMessage.text(for: error))")
+                }
+                _ = self?.discogsLookups.withLock { $0.tasks.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    /// Waits for the Discogs look-ups started by earlier scans (for tests, and for a caller that
+    /// wants the links before it ends); a scan itself never waits for them.
+    public func discogsLinksSettled() async {
+        while let task = discogsLookups.withLock({ $0.tasks.values.first }) {
+            await task.value
         }
     }
 

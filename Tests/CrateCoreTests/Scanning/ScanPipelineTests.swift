@@ -32,8 +32,9 @@ struct ScanPipelineTests {
         let h = try PipelineHarness()
         h.serveRumours()
         h.server.route("/database/search", responses: [.json(DiscogsFixtures.rumoursSearch, headers: DiscogsFixtures.rateLimitHeaders(remaining: 59))])
-        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
-            .scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+        let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        await pipeline.discogsLinksSettled()
         let albumID = try #require(result.entry.album.id)
         guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
             Issue.record("no Discogs link stored")
@@ -57,6 +58,45 @@ struct ScanPipelineTests {
         #expect(link.releaseID == 1873013)
     }
 
+    /// Discogs holds its answer (pacing, a 429 or a slow server can keep a request open for up to
+    /// a minute): the scan is saved and returned while the request is still open, and the link
+    /// arrives afterwards.
+    @Test func aScanNeverWaitsForDiscogs() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        h.server.route("/database/search") { _ in
+            arrived.signal()
+            _ = release.wait(timeout: .now() + 300)
+            return .json(DiscogsFixtures.rumoursSearch, headers: DiscogsFixtures.rateLimitHeaders(remaining: 59))
+        }
+        defer { release.signal() }
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+        let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        #expect(result.entry.album.title == "Rumours")
+        #expect(result.entry.album.artworkStatus == .available)
+        let albumID = try #require(result.entry.album.id)
+
+        // The Discogs request reaches the server (generous wait: the look-up runs on its own) and
+        // is still unanswered: the scan above finished while it was open.
+        var reached = false
+        for _ in 0..<600 where !reached {
+            reached = arrived.wait(timeout: .now()) == .success
+            if !reached { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        #expect(reached)
+        #expect(try h.database.discogsState(forAlbum: albumID) == nil)
+
+        release.signal()
+        await pipeline.discogsLinksSettled()
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("the link did not arrive after the scan")
+            return
+        }
+        #expect(link.releaseID == 1873013)
+    }
+
     @Test func discogsRefusingIsNotAScanFailure() async throws {
         for response in [FixtureResponse.json(DiscogsFixtures.unauthorized, status: 401),
                          .json(DiscogsFixtures.tooManyRequests, status: 429,
@@ -64,8 +104,9 @@ struct ScanPipelineTests {
             let h = try PipelineHarness()
             h.serveRumours()
             h.server.route("/database/search", responses: [response, response, response, response])
-            let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
-                .scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+            let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+            let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+            await pipeline.discogsLinksSettled()
             #expect(result.entry.album.title == "Rumours")
             #expect(result.entry.album.artworkStatus == .available)
             let albumID = try #require(result.entry.album.id)
