@@ -42,6 +42,10 @@ final class DiscogsLinkButton {
         gtk_widget_set_tooltip_text(widget, "\(page.absoluteString) (\(match))")
         Gtk.setAccessibleLabel(widget, "View on Discogs, \(match)")
         gtk_widget_set_visible(widget, 1)
+        if TestEvents.isEnabled, let root = gtk_widget_get_root(widget) {
+            TestEvents.emit("discogs-link \(match) \(page.absoluteString)")
+            TestEvents.reportPoint("discogs-button", of: widget, in: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
+        }
     }
 
     private func open() {
