@@ -53,6 +53,7 @@ struct DoctorCommand: ParsableCommand {
         Terminal.say("  ollama       \(settings.endpoints.ollama.absoluteString)")
         Terminal.say("  listenbrainz \(settings.endpoints.listenBrainz.absoluteString)")
         Terminal.say("  lb-labs      \(settings.endpoints.listenBrainzLabs.absoluteString)")
+        Terminal.say("  discogs      \(settings.endpoints.discogs.absoluteString)")
         let overrides = Settings.activeOverrides(in: variables)
         if !overrides.isEmpty {
             Terminal.say("  overridden for this run by \(overrides.map { "$" + $0 }.joined(separator: ", ")) (never saved)")
@@ -69,6 +70,8 @@ struct DoctorCommand: ParsableCommand {
         Terminal.say("ListenBrainz:")
         Terminal.say("  user    \(settings.listenBrainzUser ?? "none (the Crate Wall uses your crate instead)")")
         Terminal.say("  token   \(token.token == nil && token.source == .missing ? "none (favourites and dislikes stay on this computer)" : token.source.description)")
+        let discogs = keys.discogsToken()
+        Terminal.say("Discogs token: \(discogs.token == nil ? "none (no Discogs links)" : discogs.source.description)")
         if problems > 0 { throw ExitCode(1) }
     }
 }

@@ -22,6 +22,8 @@ final class AlbumDetailPane {
     let candidates = CandidateList()
     /// Heart, ✕ and "Add to Crate".
     let actions = AlbumActionBar()
+    /// "View on Discogs" with the match score (only with a stored link).
+    let discogs = DiscogsLinkButton()
     private let store: AlbumDetailStore
     /// "Couldn't add …" and other messages of the pane.
     private let messageLabel: UnsafeMutablePointer<GtkWidget>
@@ -85,7 +87,7 @@ final class AlbumDetailPane {
         messageLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0.5)
         Gtk.wrap(messageLabel)
         gtk_widget_set_visible(messageLabel, 0)
-        for child in [artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
+        for child in [artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, discogs.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -219,6 +221,7 @@ final class AlbumDetailPane {
         review.show(state.review, canGenerate: store.canGenerateReviews)
         actions.show(rating: state.rating, canRate: state.ratedAlbum != nil, canAdd: state.wallItem != nil && store.canAddToCrate,
                      adding: state.isAddingToCrate)
+        discogs.show(state)
         Gtk.setText(messageLabel, state.errorMessage ?? "")
         gtk_widget_set_visible(messageLabel, state.errorMessage == nil ? 0 : 1)
         // A wall album not in the crate has nothing to play yet.

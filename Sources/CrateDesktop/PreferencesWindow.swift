@@ -27,6 +27,9 @@ final class PreferencesWindow {
     private let listenBrainzTokenRow: UnsafeMutablePointer<GtkWidget>
     private let listenBrainzTestRow: UnsafeMutablePointer<GtkWidget>
     private let listenBrainzTestButton: UnsafeMutablePointer<GtkWidget>
+    private let discogsTokenRow: UnsafeMutablePointer<GtkWidget>
+    private let discogsTestRow: UnsafeMutablePointer<GtkWidget>
+    private let discogsTestButton: UnsafeMutablePointer<GtkWidget>
     private let usageGroup: UnsafeMutablePointer<GtkWidget>
     private let scansRow: UnsafeMutablePointer<GtkWidget>
     private let tokensRow: UnsafeMutablePointer<GtkWidget>
@@ -131,6 +134,22 @@ final class PreferencesWindow {
         for row in [listenBrainzUserRow, listenBrainzTokenRow, listenBrainzTestRow] {
             adw_preferences_group_add(crate_preferences_group(listenBrainzGroup), row)
         }
+        // Discogs: an optional second source; with a personal token, identified albums get a link.
+        let discogsGroup = adw_preferences_group_new()!
+        adw_preferences_group_set_title(crate_preferences_group(discogsGroup), "Discogs")
+        adw_preferences_group_set_description(crate_preferences_group(discogsGroup),
+            "With your Discogs personal access token (Discogs → Settings → Developers), identified albums get a “View on Discogs” link with its match score. Optional.")
+        discogsTokenRow = adw_password_entry_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(discogsTokenRow), "Personal Access Token")
+        adw_entry_row_set_show_apply_button(crate_entry_row(discogsTokenRow), 1)
+        discogsTestRow = adw_action_row_new()!
+        adw_preferences_row_set_title(crate_preferences_row(discogsTestRow), "Token")
+        discogsTestButton = gtk_button_new_with_label("Test")!
+        gtk_widget_set_valign(discogsTestButton, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(crate_action_row(discogsTestRow), discogsTestButton)
+        for row in [discogsTokenRow, discogsTestRow] {
+            adw_preferences_group_add(crate_preferences_group(discogsGroup), row)
+        }
         // Usage: this month's scans by tier, tokens, the estimated cost, and the optional budget.
         let usage = adw_preferences_group_new()!
         usageGroup = usage
@@ -162,7 +181,7 @@ final class PreferencesWindow {
         adw_preferences_group_add(crate_preferences_group(messages), errorLabel)
         adw_preferences_group_add(crate_preferences_group(messages), noticeLabel)
 
-        for group in [providerGroup, advancedGroup, musicBrainzGroup, listenBrainzGroup, usageGroup, messages] {
+        for group in [providerGroup, advancedGroup, musicBrainzGroup, discogsGroup, listenBrainzGroup, usageGroup, messages] {
             adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
         }
         adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
@@ -224,6 +243,16 @@ final class PreferencesWindow {
             self.store.setListenBrainzUser(self.text(self.listenBrainzUserRow))
         }
         GSignal.connect(listenBrainzTestButton, "clicked", owner: widget) { [weak self] in self?.store.testListenBrainz() }
+        applyOnEnter(discogsTokenRow) { $0.setDiscogsToken($1) }
+        GSignal.connect(discogsTokenRow, "apply", owner: widget) { [weak self] in
+            guard let self else { return }
+            gtk_editable_set_text(crate_editable(self.discogsTokenRow), "")  // Saved: never kept on screen.
+        }
+        GSignal.connect(discogsTokenRow, "changed", owner: widget) { [weak self] in
+            guard let self, !self.rendering else { return }
+            self.store.setDiscogsToken(self.text(self.discogsTokenRow))  // "Test" may use it before it is saved.
+        }
+        GSignal.connect(discogsTestButton, "clicked", owner: widget) { [weak self] in self?.store.testDiscogs() }
     }
 
     private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
@@ -287,6 +316,14 @@ final class PreferencesWindow {
         gtk_widget_set_sensitive(listenBrainzTestButton, state.listenBrainzTest == .testing ? 0 : 1)
         if case .failed = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "error") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "error") }
         if case .succeeded = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "success") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "success") }
+        switch state.discogsTest {
+        case .untested: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(state.discogsTokenStatus))
+        case .testing: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), "Testing…")
+        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(text))
+        }
+        gtk_widget_set_sensitive(discogsTestButton, state.discogsTest == .testing ? 0 : 1)
+        if case .failed = state.discogsTest { gtk_widget_add_css_class(discogsTestRow, "error") } else { gtk_widget_remove_css_class(discogsTestRow, "error") }
+        if case .succeeded = state.discogsTest { gtk_widget_add_css_class(discogsTestRow, "success") } else { gtk_widget_remove_css_class(discogsTestRow, "success") }
         Gtk.setText(noticeLabel, state.overrideNotice ?? "")
         gtk_widget_set_visible(noticeLabel, state.overrideNotice == nil ? 0 : 1)
         Gtk.setText(errorLabel, state.errorMessage ?? "")

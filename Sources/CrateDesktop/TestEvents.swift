@@ -145,7 +145,7 @@ enum TestEvents {
     }
 
     /// Straight to the file descriptor: stdout is a pipe here, and a buffered line would arrive late.
-    private static func emit(_ line: String) {
+    static func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

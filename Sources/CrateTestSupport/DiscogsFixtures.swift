@@ -29,6 +29,11 @@ public enum DiscogsFixtures {
     /// 401 without a token (or with a refused one).
     public static let unauthorized = #"{"message": "You must authenticate to access this resource."}"#
 
+    /// `GET /oauth/identity` for a personal token.
+    public static func identity(username: String) -> String {
+        #"{"id": 1578108, "username": "\#(username)", "resource_url": "https://api.discogs.com/users/\#(username)", "consumer_name": "Crate"}"#
+    }
+
     public static let tooManyRequests = #"{"message": "You are making requests too quickly."}"#
 
     /// The rate-limit headers every authenticated reply carries.

@@ -57,8 +57,16 @@ func runVipsVersion() -> Double? {
     }
 }
 
+/// The preparer to measure: `CRATE_TABLE=consumer` builds the luma table on the consuming
+/// thread, as before the table moved to the decoding thread (both in one build, side by side).
+func benchPreparer() -> ImagePreparer {
+    var preparer = ImagePreparer()
+    preparer.integralOnDecoderThread = ProcessInfo.processInfo.environment["CRATE_TABLE"] != "consumer"
+    return preparer
+}
+
 func benchImage(_ paths: [String], runs: Int) throws {
-    let preparer = ImagePreparer()
+    let preparer = benchPreparer()
     var startup: [Double] = []
     for _ in 0..<runs { if let t = runVipsVersion() { startup.append(t) } }
     print("vips --version (process start-up only) median \(startup.isEmpty ? "n/a" : String(format: "%.1f", median(startup))) ms")
@@ -81,7 +89,7 @@ func benchImage(_ paths: [String], runs: Int) throws {
 /// prepared and matched per run (docs/performance.md: ≤ 100 ms including preparation).
 func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
     let root = URL(fileURLWithPath: fixtures)
-    let preparer = ImagePreparer()
+    let preparer = benchPreparer()
     var covers: [StoredCover] = []
     for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("covers").path).sorted() {
         let data = try Data(contentsOf: root.appendingPathComponent("covers/\(file)"))
@@ -104,6 +112,20 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
     let table = CoverTable(covers)
     for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg", "cover-07-photo-1.jpg"] {
         let data = try Data(contentsOf: root.appendingPathComponent("photos/\(name)"))
+        if ProcessInfo.processInfo.environment["CRATE_TABLE"] == "both" {
+            // Preparation alone, the two phase-1 splits alternating run by run: both see the same load.
+            var consumer = preparer
+            consumer.integralOnDecoderThread = false
+            var decoder = preparer
+            decoder.integralOnDecoderThread = true
+            var a: [Double] = [], b: [Double] = []
+            for _ in 0..<runs {
+                a.append(try milliseconds { _ = try consumer.preparePhoto(data) })
+                b.append(try milliseconds { _ = try decoder.preparePhoto(data) })
+            }
+            print("prepare \(name): luma table on the consuming thread \(String(format: "%.1f", median(a))) ms, "
+                  + "on the decoding thread \(String(format: "%.1f", median(b))) ms (medians of \(runs), alternating)")
+        }
         var prepare: [Double] = [], match: [Double] = [], check: [Double] = [], total: [Double] = []
         var result: LocalMatch?
         for _ in 0..<runs {

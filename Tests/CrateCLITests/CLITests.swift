@@ -83,6 +83,21 @@ struct CLITests {
         #expect(without.stdout.contains("token   none"))
     }
 
+    @Test func doctorSaysWhereTheDiscogsTokenComesFromButNeverTheToken() async throws {
+        let cli = try CLIRunner()
+        let canary = "dc-CANARY-\(UUID().uuidString)"
+        let with = try await cli.run(["doctor"], extraEnvironment: [
+            "CRATE_DISCOGS_TOKEN": canary, "CRATE_DISCOGS_URL": "http://127.0.0.1:9", "CRATE_SECRET_SERVICE": "off",
+        ])
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stdout.contains("Discogs token: from $CRATE_DISCOGS_TOKEN"), "\(with.stdout)")
+        #expect(with.stdout.contains("discogs      http://127.0.0.1:9"))
+        #expect(!with.stdout.contains(canary) && !with.stderr.contains(canary))
+
+        let without = try await cli.run(["doctor"], extraEnvironment: ["CRATE_SECRET_SERVICE": "off"])
+        #expect(without.stdout.contains("Discogs token: none"), "\(without.stdout)")
+    }
+
     @Test func anUnwritableDataDirectoryExitsOneNamingIt() async throws {
         let cli = try CLIRunner()
         let blocker = cli.root.appendingPathComponent("blocker")

@@ -44,7 +44,8 @@ public struct AppServices: Sendable {
 
     /// The scan pipeline's view of these services.
     public var scan: ScanPipeline.Services {
-        ScanPipeline.Services(identifier: identifier, musicBrainz: musicBrainz, coverArt: coverArt, reviewer: reviewer, usage: usage)
+        ScanPipeline.Services(identifier: identifier, musicBrainz: musicBrainz, coverArt: coverArt, reviewer: reviewer, usage: usage,
+                              discogs: discogs)
     }
 
     /// A scan pipeline over the library with these services.

@@ -127,6 +127,22 @@ public struct DiscogsClient: Sendable {
         var components = URLComponents(url: baseURL.appendingPathComponent("database/search"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "type", value: "release")] + items + [URLQueryItem(name: "per_page", value: "10")]
         guard let url = components?.url else { throw DiscogsError.malformedResponse }
+        return try DiscogsSearchResult.decodePage(try await get(url))
+    }
+
+    /// Preferences' "Test": the user name the token belongs to (`GET /oauth/identity`).
+    public func identity() async throws -> String {
+        let body = try await get(baseURL.appendingPathComponent("oauth/identity"))
+        struct Identity: Decodable { var username: String }
+        guard let identity = try? JSONDecoder().decode(Identity.self, from: body),
+              !identity.username.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw DiscogsError.malformedResponse
+        }
+        return identity.username
+    }
+
+    /// One authenticated GET; the body of a 200, else the matching `DiscogsError`.
+    private func get(_ url: URL) async throws -> Data {
         let request = HTTPRequest(url: url, headers: [
             "Authorization": "Discogs token=\(token)", "User-Agent": userAgent, "Accept": "application/json",
         ])
@@ -141,7 +157,7 @@ public struct DiscogsClient: Sendable {
             await limiter.deferHost(RateLimiter.key(for: url), by: 60)
         }
         switch response.status {
-        case 200: break
+        case 200: return response.body
         case 401, 403: throw DiscogsError.tokenRejected
         case 429:
             let seconds = RetryAfter.delay(in: response, now: Date()) ?? 60
@@ -149,7 +165,6 @@ public struct DiscogsClient: Sendable {
             throw DiscogsError.rateLimited(seconds: seconds)
         default: throw DiscogsError.server(status: response.status)
         }
-        return try DiscogsSearchResult.decodePage(response.body)
     }
 
     /// Scores each result against the query, best first: artist and title similarity, the year,

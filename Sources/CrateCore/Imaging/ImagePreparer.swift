@@ -29,6 +29,9 @@ public struct ImagePreparer: Sendable {
     public let thumbnailSize: Int
     public let quality: Int
     public let cropSearch: CropSearch
+    /// Whether the decoding thread builds the luma table (the default) or leaves it to the thread
+    /// that consumes the rows, as before; the benchmark compares the two in one build.
+    public var integralOnDecoderThread = true
 
     public init(visionSize: Int = 1024, artworkSize: Int = 500, thumbnailSize: Int = 200, quality: Int = 85,
                 cropSearch: CropSearch = .standard) {
@@ -67,45 +70,52 @@ public struct ImagePreparer: Sendable {
         let outSide = max(1, min(visionSize, Int(side.rounded())))
         let orientation = full.orientation
 
-        // Phase 1: one core decodes; the other takes the rows as they arrive — the luma table
-        // for hashing, the shrunk copy for edge finding, the first pass of the vision resize.
-        let progress = RowProgress()
+        // Phase 1: one core decodes and adds each batch of rows to the luma table for hashing
+        // while they are still in its cache; the other takes the rows as they are published —
+        // the shrunk copy for edge finding and the first pass of the vision resize. (The resize
+        // alone costs about as much as the decode, so the table goes with the decoder.)
         var plan = Resampler.Plan(sourceWidth: w, sourceHeight: h, channels: 3,
                                   crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
         var shrinker = EdgeMap.Shrinker(width: w, height: h, channels: 3)
-        var sums: [UInt32] = []
         var decodeError: Error?
         let count = w * h * 3
-        // The decoded photo itself is needed only while its rows go by.
-        _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            // Task 0 writes the buffer; task 1 reads only rows RowProgress has published.
-            Parallel.perform(iterations: 2) { task in
-                if task == 0 {
-                    do {
-                        try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
-                    } catch {
-                        decodeError = error
-                    }
-                    return
-                }
+        let tableCount = (w + 1) * (h + 1)
+        let tableOnDecoder = integralOnDecoderThread
+        let sums = [UInt32](unsafeUninitializedCapacity: tableCount) { table, filled in
+            let sumsBase = table.baseAddress!
+            IntegralImage.startTable(sumsBase, width: w)
+            // The decoded photo itself is needed only while its rows go by.
+            _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                 let source = UnsafePointer(buffer.baseAddress!)
-                let tableCount = (w + 1) * (h + 1)
-                sums = [UInt32](unsafeUninitializedCapacity: tableCount) { table, filled in
-                    IntegralImage.startTable(table.baseAddress!, width: w)
+                let addToTable = { (rows: Range<Int>) in
+                    IntegralImage.addRows(rows, pixels: source, width: w, channels: 3, to: sumsBase)
+                }
+                let progress = RowProgress(onDecoderThread: tableOnDecoder ? addToTable : nil)
+                // Task 0 writes the buffer (and, on its own thread, the table); task 1 reads only
+                // rows RowProgress has published.
+                Parallel.perform(iterations: 2) { task in
+                    if task == 0 {
+                        do {
+                            try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
+                        } catch {
+                            decodeError = error
+                        }
+                        return
+                    }
                     var done = 0
                     while done < h {
                         guard let ready = progress.wait(beyond: done), ready > done else { break }
-                        IntegralImage.addRows(done..<ready, pixels: source, width: w, channels: 3, to: table.baseAddress!)
+                        if !tableOnDecoder { addToTable(done..<ready) }
                         shrinker.add(done..<ready, pixels: source)
                         plan.add(done..<ready, pixels: source)
                         done = ready
                     }
-                    if done < h { table.initialize(repeating: 0) }  // Decoding failed; thrown below.
-                    filled = tableCount
                 }
+                if decodeError != nil { buffer.initialize(repeating: 0) }
+                initialized = count
             }
-            if decodeError != nil { buffer.initialize(repeating: 0) }
-            initialized = count
+            if decodeError != nil { table.initialize(repeating: 0) }  // Decoding failed; thrown below.
+            filled = tableCount
         }
         if let decodeError { throw decodeError }
 

@@ -375,6 +375,23 @@ extension AppDatabase {
                 """)
         }
 
+        // The Discogs link of an identified album: the release page and the match score, or
+        // "no match", or "try again after" when Discogs could not be asked (offline, token
+        // refused, rate limited). Only these columns: no marketplace or price field has a place.
+        migrator.registerMigration("v18-discogs-links") { db in
+            try db.create(table: "discogs_link") { t in
+                t.primaryKey("albumId", .integer).references("album", onDelete: .cascade)
+                t.column("status", .text).notNull()  // linked | none | retry
+                t.column("releaseId", .integer)
+                t.column("url", .text)
+                t.column("score", .double)
+                t.column("title", .text)
+                t.column("year", .text)
+                t.column("checkedAt", .datetime).notNull()
+                t.column("retryAfter", .datetime)
+            }
+        }
+
         return migrator
     }()
 }

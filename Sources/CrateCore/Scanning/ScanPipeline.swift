@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The live scan: prepare the photo, try tier 0, else the vision provider and MusicBrainz; save
 /// the scan; then fetch artwork, track list and review side by side (docs/ARCHITECTURE.md, "Data flow of a scan").
@@ -13,14 +14,18 @@ public final class ScanPipeline: AlbumScanner {
         public var reviewer: AlbumReviewing?
         /// The monthly budget: a scan that needs the provider stops when it is used up.
         public var usage: UsageMeter?
+        /// Discogs links (with a Discogs token): looked up in the background once the album is
+        /// saved; the scan never waits for them and never fails because of them.
+        public var discogs: DiscogsClient?
 
         public init(identifier: CoverIdentifying? = nil, musicBrainz: MusicBrainzClient? = nil, coverArt: CoverArtClient? = nil, reviewer: AlbumReviewing? = nil,
-                    usage: UsageMeter? = nil) {
+                    usage: UsageMeter? = nil, discogs: DiscogsClient? = nil) {
             self.identifier = identifier
             self.musicBrainz = musicBrainz
             self.coverArt = coverArt
             self.reviewer = reviewer
             self.usage = usage
+            self.discogs = discogs
         }
 
         /// Tier 0 only: nothing leaves the machine.
@@ -34,6 +39,8 @@ public final class ScanPipeline: AlbumScanner {
     private let verifier: CoverVerifier
     private let hashes: CoverHashIndex
     private let artworkCache: ArtworkCache
+    /// Discogs look-ups started by scans and not yet finished (see `discogsLinksSettled()`).
+    private let discogsLookups = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
                 preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .shortlist,
@@ -120,6 +127,14 @@ public final class ScanPipeline: AlbumScanner {
     @discardableResult
     public func repairPendingDetails(limit: Int = 50, maxConsecutiveFailures: Int = 2) async -> RepairSummary {
         var summary = RepairSummary()
+        // Albums never asked about on Discogs, or due for a retry (each failure waits its turn).
+        if let client = services.discogs {
+            do {
+                try await DiscogsLinker(client: client, database: database).linkPending(limit: limit)
+            } catch {
+                Log.error("repair: could not keep the Discogs links: \(UserMessage.text(for: error))")
+            }
+        }
         guard services.musicBrainz != nil || services.coverArt != nil else { return summary }
         var tried: Set<Int64> = []
         var failuresInARow = 0
@@ -289,6 +304,7 @@ public final class ScanPipeline: AlbumScanner {
                               events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)
+        startDiscogsLookup(for: album)
         if let albumID = album.id, (try? database.claimDetails(albumID: albumID)) == true {
             _ = await completeDetails(of: album, tracks: tracks, artwork: artwork)
             try? database.releaseDetailsClaim(albumID: albumID)
@@ -299,6 +315,38 @@ public final class ScanPipeline: AlbumScanner {
         if services.reviewer?.canGenerate == true { events(.loadingReview(updated.album)) }
         let (finished, failure) = await review
         return ScanResult(entry: updated, review: finished, reviewFailure: failure)
+    }
+
+    /// Starts the album's Discogs look-up, the first time it is identified, in a task of its own:
+    /// the scan returns without waiting for it (Discogs pacing or a 429 can hold a request for up
+    /// to a minute). When the process ends first, nothing is stored and the album stays "never
+    /// asked", which the repair pass (`DiscogsLinker.linkPending`) picks up; a retry after a
+    /// failure is left to it too. Whatever happens, the scan goes on.
+    private func startDiscogsLookup(for album: Album) {
+        guard let client = services.discogs, let albumID = album.id,
+              (try? database.discogsState(forAlbum: albumID)) == nil else { return }
+        let database = self.database
+        discogsLookups.withLock { lookups in
+            lookups.next += 1
+            let key = lookups.next
+            // The task removes itself under the same lock, so never before it is stored.
+            lookups.tasks[key] = Task { [weak self] in
+                do {
+                    try await DiscogsLinker(client: client, database: database).link(album)
+                } catch {
+                    Log.error("could not keep the Discogs link: \(UserMessage.text(for: error))")
+                }
+                _ = self?.discogsLookups.withLock { $0.tasks.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    /// Waits for the Discogs look-ups started by earlier scans (for tests, and for a caller that
+    /// wants the links before it ends); a scan itself never waits for them.
+    public func discogsLinksSettled() async {
+        while let task = discogsLookups.withLock({ $0.tasks.values.first }) {
+            await task.value
+        }
     }
 
     /// The track list and the artwork side by side, for an album this process has claimed.

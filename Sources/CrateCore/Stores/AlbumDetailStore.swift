@@ -21,8 +21,23 @@ public struct AlbumDetailState: Equatable, Sendable {
     public var isAddingToCrate = false
     /// The album's heart or ✕ (by release group; nil: neither, or no release group).
     public var rating: AlbumRating?
+    /// The album's Discogs release, when a link is stored ("View on Discogs").
+    public var discogs: DiscogsLink?
 
     public init() {}
+
+    /// The Discogs page to open: only an https page on discogs.com (the link came from the network).
+    public var discogsPage: URL? {
+        guard let url = discogs?.url, url.scheme == "https", let host = url.host,
+              host == "discogs.com" || host.hasSuffix(".discogs.com") else { return nil }
+        return url
+    }
+
+    /// "match 92 %" under "View on Discogs".
+    public var discogsMatchText: String? {
+        guard let discogs, discogsPage != nil else { return nil }
+        return "match \(Int((discogs.score * 100).rounded())) %"
+    }
 
     /// The album as the rating intents name it (nil without a MusicBrainz release group).
     public var ratedAlbum: RatedAlbum? {
@@ -57,7 +72,7 @@ public final class AlbumDetailStore {
 
     /// The tables the pane is read from. A table-level filter: a change to any album refreshes
     /// the shown one, which costs three small reads.
-    public static let observedTables: Set<String> = [Album.databaseTableName, Track.databaseTableName, Review.databaseTableName, "album_rating"]
+    public static let observedTables: Set<String> = [Album.databaseTableName, Track.databaseTableName, Review.databaseTableName, "album_rating", "discogs_link"]
 
     public let state = ObservableValue(AlbumDetailState())
     private let database: AppDatabase
@@ -211,7 +226,7 @@ public final class AlbumDetailStore {
             return
         }
         do {
-            let (album, tracks, review) = try await read(albumID: albumID)
+            let (album, tracks, review, discogs) = try await read(albumID: albumID)
             let rating = await readRating(album)
             guard current == loadID else { return }
             isShowing = false
@@ -219,6 +234,7 @@ public final class AlbumDetailStore {
             next.album = album
             next.tracks = tracks
             next.rating = rating
+            next.discogs = discogs
             next.review = review.map { .available($0) } ?? .none
             state.set(next)
         } catch {
@@ -240,13 +256,16 @@ public final class AlbumDetailStore {
         return try? await Task.detached { try database.albumRatings()[group] }.value
     }
 
-    /// The album with its tracks and cached review, read off the main actor.
-    private func read(albumID: Int64) async throws -> (Album?, [Track], Review?) {
+    /// The album with its tracks, cached review and Discogs link, read off the main actor.
+    private func read(albumID: Int64) async throws -> (Album?, [Track], Review?, DiscogsLink?) {
         let database = self.database
         let lookup = lookupReview
-        return try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?) in
-            guard let album = try database.album(id: albumID) else { return (nil, [], nil) }
-            return (album, try database.tracks(forAlbum: albumID), try lookup(album))
+        return try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?, DiscogsLink?) in
+            guard let album = try database.album(id: albumID) else { return (nil, [], nil, nil) }
+            var link: DiscogsLink?
+            // A library the Discogs migration has not reached yet, or any read failure, just hides the button.
+            if case .linked(let found) = (try? database.discogsState(forAlbum: albumID)) ?? nil { link = found }
+            return (album, try database.tracks(forAlbum: albumID), try lookup(album), link)
         }.value
     }
 
@@ -265,7 +284,7 @@ public final class AlbumDetailStore {
         refreshCount += 1
         let (shown, current) = (loadID, refreshID)
         do {
-            let (album, tracks, review) = try await read(albumID: albumID)
+            let (album, tracks, review, discogs) = try await read(albumID: albumID)
             let rating = await readRating(album)
             guard shown == loadID, current == refreshID else { return }
             guard let album else {
@@ -276,6 +295,7 @@ public final class AlbumDetailStore {
             next.album = album
             next.tracks = tracks
             next.rating = rating
+            next.discogs = discogs
             switch (next.review, review) {
             case (.loading, _): break  // Regenerate is writing a new one; it sets the result.
             case (_, let review?): next.review = .available(review)

@@ -30,6 +30,10 @@ public struct PreferencesState: Equatable, Sendable {
     public var listenBrainzTokenStatus = ""
     /// The last ListenBrainz "Test" and how it went.
     public var listenBrainzTest: ConnectionTest = .untested
+    /// Where the Discogs token comes from ("A token is saved (…)"); never the token.
+    public var discogsTokenStatus = ""
+    /// The last Discogs "Test" and how it went.
+    public var discogsTest: ConnectionTest = .untested
     /// The monthly budget as typed: empty means no limit.
     public var budgetScans = ""
     public var budgetCost = ""
@@ -110,6 +114,8 @@ public final class PreferencesStore {
     private var pendingKey = ""
     private var pendingListenBrainzToken = ""
     private var listenBrainzTestTask: Task<Void, Never>?
+    private var pendingDiscogsToken = ""
+    private var discogsTestTask: Task<Void, Never>?
 
     public init(environment: AppEnvironment) {
         self.environment = environment
@@ -142,6 +148,7 @@ public final class PreferencesStore {
         showMusicFolders()
         showProvider(saved.provider)
         showListenBrainzToken()
+        showDiscogsToken()
     }
 
     // MARK: - Intents
@@ -252,6 +259,7 @@ public final class PreferencesStore {
         }
         next.listenBrainzUser = listenBrainzUser.isEmpty ? nil : listenBrainzUser
         let listenBrainzToken = pendingListenBrainzToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        let discogsToken = pendingDiscogsToken.trimmingCharacters(in: .whitespacesAndNewlines)
         switch Self.budget(scans: current.budgetScans, cost: current.budgetCost) {
         case .success(let budget): next.monthlyBudget = budget
         case .failure(let problem):
@@ -265,6 +273,7 @@ public final class PreferencesStore {
             try next.save(paths: environment.paths)
             if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
             if !listenBrainzToken.isEmpty { _ = try environment.keys.saveListenBrainzToken(listenBrainzToken) }
+            if !discogsToken.isEmpty { _ = try environment.keys.saveDiscogsToken(discogsToken) }
         } catch {
             state.update { $0.errorMessage = UserMessage.text(for: error) }
             return false
@@ -272,8 +281,10 @@ public final class PreferencesStore {
         saved = next
         pendingKey = ""
         pendingListenBrainzToken = ""
+        pendingDiscogsToken = ""
         state.update { $0.errorMessage = nil }
         showListenBrainzToken()
+        showDiscogsToken()
         // The variables were valid when the process started; if not, the saved settings stand.
         onSaved?((try? next.applyingOverrides(from: environment.variables)) ?? next)
         showProvider(current.provider)
@@ -367,6 +378,55 @@ public final class PreferencesStore {
         }
     }
 
+    /// A Discogs personal token; stored only by `save()` (Secret Service, else a 0600 file),
+    /// never kept in the state.
+    public func setDiscogsToken(_ text: String) {
+        pendingDiscogsToken = text
+        state.update { $0.discogsTest = .untested }
+    }
+
+    /// Discogs "Test": asks Discogs whose token it is (`/oauth/identity`) with the token typed,
+    /// else the one saved. Never saves anything.
+    public func testDiscogs() {
+        let typed = pendingDiscogsToken.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let token = typed.isEmpty ? environment.keys.discogsToken().token : typed else {
+            state.update { $0.discogsTest = .failed("Paste your Discogs personal access token first (Discogs → Settings → Developers).") }
+            return
+        }
+        let settings = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
+        // No retry and no long pacing wait: a person is waiting for this answer.
+        var policy = DiscogsClient.retryPolicy
+        policy.maxAttempts = 1
+        policy.failFastAfter = 5
+        let client = DiscogsClient(http: ResilientHTTPClient(base: testTransport ?? environment.transport, policy: policy, limiter: environment.limiter),
+                                   limiter: environment.limiter, baseURL: settings.endpoints.discogs, token: token,
+                                   contact: settings.musicBrainzContact)
+        state.update { $0.discogsTest = .testing }
+        discogsTestTask?.cancel()
+        discogsTestTask = Task { [weak self] in
+            let outcome: ConnectionTest
+            do {
+                let name = try await client.identity()
+                outcome = .succeeded("Connected as \(name).")
+            } catch DiscogsError.tokenRejected {
+                outcome = .failed(Self.discogsTokenRefused)
+            } catch DiscogsError.network(let error) {
+                outcome = .failed(error.unreachable("Discogs"))
+            } catch {
+                outcome = .failed(UserMessage.text(for: error))
+            }
+            guard !Task.isCancelled, let self else { return }
+            self.state.update { $0.discogsTest = outcome }
+        }
+    }
+
+    public static let discogsTokenRefused = "Discogs did not accept this token. Copy it again from Discogs → Settings → Developers."
+
+    /// Waits for a running Discogs test (tests).
+    public func waitForDiscogsTest() async {
+        await discogsTestTask?.value
+    }
+
     /// Waits for a running ListenBrainz test (tests).
     public func waitForListenBrainzTest() async {
         await listenBrainzTestTask?.value
@@ -388,6 +448,17 @@ public final class PreferencesStore {
     }
 
     // MARK: - Private
+
+    private func showDiscogsToken() {
+        let source = environment.keys.discogsToken().source
+        let status: String
+        switch source {
+        case .missing: status = "No token saved. Without one, albums are not linked to Discogs."
+        case .refusedInsecureFile, .refusedInsecureDirectory: status = source.description
+        default: status = "A token is saved (\(source.description)). Paste a new one to replace it."
+        }
+        state.update { $0.discogsTokenStatus = status }
+    }
 
     private func showListenBrainzToken() {
         let source = environment.keys.listenBrainzToken().source

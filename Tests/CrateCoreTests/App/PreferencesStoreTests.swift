@@ -262,6 +262,83 @@ struct PreferencesListenBrainzTests {
     }
 }
 
+@Suite("Preferences: Discogs token")
+@MainActor
+struct PreferencesDiscogsTests {
+    private func store(_ dir: TemporaryDirectory, discogs: URL? = nil) throws -> PreferencesStore {
+        var variables: [String: String] = [:]
+        if let discogs { variables["CRATE_DISCOGS_URL"] = discogs.absoluteString }
+        let environment = AppEnvironment(paths: dir.paths, variables: variables, database: try AppDatabase.inMemory(),
+                                         secrets: MemorySecrets(), transport: CurlHTTPClient())
+        return PreferencesStore(environment: environment)
+    }
+
+    @Test func theTokenGoesToA0600FileNeverIntoState() throws {
+        let dir = try TemporaryDirectory()
+        let store = try store(dir)
+        #expect(store.state.value.discogsTokenStatus.hasPrefix("No token saved"))
+        store.setDiscogsToken(" discogs-secret-token\n")
+        #expect(store.save())
+        let keys = KeyStore(paths: dir.paths)
+        let file = keys.discogsTokenURL.path
+        #expect(keys.discogsToken().token == "discogs-secret-token")
+        let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        #expect(store.state.value.discogsTokenStatus.contains(file))
+        #expect(!"\(store.state.value)".contains("discogs-secret-token"))
+        // Saving again without typing keeps the token.
+        #expect(store.save())
+        #expect(keys.discogsToken().token == "discogs-secret-token")
+    }
+
+    @Test func testAsksDiscogsWhoseTokenItIs() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/oauth/identity", responses: [.json(DiscogsFixtures.identity(username: "crate-digger"))])
+        let dir = try TemporaryDirectory()
+        let store = try store(dir, discogs: server.baseURL)
+
+        store.testDiscogs()
+        #expect(store.state.value.discogsTest.isFailure, "no token: said before any request")
+        #expect(server.requests(path: "/oauth/identity").isEmpty)
+
+        store.setDiscogsToken("typed-token")
+        store.testDiscogs()
+        await store.waitForDiscogsTest()
+        #expect(store.state.value.discogsTest == .succeeded("Connected as crate-digger."))
+        #expect(server.requests(path: "/oauth/identity").last?.headers["authorization"] == "Discogs token=typed-token")
+
+        server.route("/oauth/identity", responses: [.json(DiscogsFixtures.unauthorized, status: 401)])
+        store.testDiscogs()
+        await store.waitForDiscogsTest()
+        #expect(store.state.value.discogsTest == .failed(PreferencesStore.discogsTokenRefused))
+        #expect(PreferencesStore.discogsTokenRefused.hasPrefix("Discogs did not accept this token"))
+
+        server.route("/oauth/identity", responses: [.json("{\"username\": ", status: 200)])
+        store.testDiscogs()
+        await store.waitForDiscogsTest()
+        #expect(store.state.value.discogsTest == .failed(DiscogsError.malformedResponse.message))
+        #expect(!FileManager.default.fileExists(atPath: KeyStore(paths: dir.paths).discogsTokenURL.path), "a test saves nothing")
+    }
+
+    @Test func offlineSaysDiscogsCannotBeReachedInPlainWords() async throws {
+        let closed = try FixtureServer()
+        let offlineURL = closed.baseURL
+        closed.stop()
+        let dir = try TemporaryDirectory()
+        let store = try store(dir, discogs: offlineURL)
+        store.setDiscogsToken("typed-token")
+        store.testDiscogs()
+        await store.waitForDiscogsTest()
+        guard case .failed(let message) = store.state.value.discogsTest else {
+            Issue.record("expected a failure, got \(store.state.value.discogsTest)")
+            return
+        }
+        #expect(message.contains("Could not reach Discogs") || message.contains("Discogs took too long"))
+        #expect(!message.contains("127.0.0.1") && !message.contains("curl") && !message.contains("\(offlineURL.port ?? 0)"))
+    }
+}
+
 extension ConnectionTest {
     var isFailure: Bool {
         if case .failed = self { return true }

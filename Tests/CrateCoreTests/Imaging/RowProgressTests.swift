@@ -25,6 +25,40 @@ struct RowProgressTests {
         #expect(seen == seen.sorted())
     }
 
+    /// The decoding thread's own work sees every row exactly once, in order, and before the
+    /// consumer can: the luma table is complete for every row a consumer has been told about.
+    @Test func decoderHookSeesEachRowOnceBeforeItIsPublished() {
+        let log = HookLog()
+        let progress = RowProgress(onDecoderThread: { rows in log.ranges.append(rows) })
+        for rows in [16, 16, 40, 100] {
+            progress.publish(rows)
+            #expect(log.ranges.last?.upperBound == rows)
+            #expect(progress.wait(beyond: 0) == rows)
+        }
+        progress.end(failed: false)
+        #expect(log.ranges == [0..<16, 16..<40, 40..<100])
+    }
+
+    /// The luma table built on the decoding thread is the one the consumer used to build: the
+    /// same hashes and the same vision JPEG from either split, photo after photo, also for a
+    /// sideways (EXIF-rotated) 12 MP photo.
+    @Test func tableOnEitherThreadGivesTheSameHashes() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fixtures/images/photos").standardized
+        var decoder = ImagePreparer()
+        decoder.integralOnDecoderThread = true
+        var consumer = ImagePreparer()
+        consumer.integralOnDecoderThread = false
+        for name in ["cover-00-12mp.jpg", "cover-01-12mp.jpg", "cover-05-photo-0.jpg"] {
+            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+            let a = try decoder.preparePhoto(data), b = try consumer.preparePhoto(data)
+            #expect(a.hashes.candidates == b.hashes.candidates, "\(name)")
+            #expect(a.hashes.pHash == b.hashes.pHash && a.hashes.dHash == b.hashes.dHash, "\(name)")
+            #expect(a.visionJPEG == b.visionJPEG, "\(name)")
+            #expect(!a.hashes.candidates.isEmpty)
+        }
+    }
+
     @Test func failureStopsTheConsumerEvenMidway() {
         let progress = RowProgress()
         progress.publish(32)
@@ -58,4 +92,9 @@ struct RowProgressTests {
             }
         }
     }
+}
+
+/// Ranges seen by a decoder hook; written by one thread only (the test's).
+private final class HookLog: @unchecked Sendable {
+    var ranges: [Range<Int>] = []
 }

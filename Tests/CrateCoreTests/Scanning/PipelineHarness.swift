@@ -32,13 +32,21 @@ final class PipelineHarness {
         server.route("/storage/\(id)/front-500.jpg", responses: [art])
     }
 
-    func pipeline(identifier: CoverIdentifying?, reviewer: AlbumReviewing? = nil, clock: TestClock = TestClock()) -> ScanPipeline {
-        let http = ResilientHTTPClient(base: CurlHTTPClient(), limiter: RateLimiter(clock: clock), clock: clock, jitter: { 0 })
+    /// `discogs`: a Discogs token, with Discogs answered by this harness's server.
+    func pipeline(identifier: CoverIdentifying?, reviewer: AlbumReviewing? = nil, clock: TestClock = TestClock(),
+                  discogs: String? = nil) -> ScanPipeline {
+        let limiter = RateLimiter(clock: clock)
+        let http = ResilientHTTPClient(base: CurlHTTPClient(), limiter: limiter, clock: clock, jitter: { 0 })
+        let discogsClient = discogs.map { token in
+            DiscogsClient(http: ResilientHTTPClient(base: CurlHTTPClient(), policy: DiscogsClient.retryPolicy, limiter: limiter,
+                                                    clock: clock, jitter: { 0 }),
+                          limiter: limiter, baseURL: server.baseURL, token: token, contact: "tests@crate.dev")
+        }
         let services = ScanPipeline.Services(
             identifier: identifier,
             musicBrainz: MusicBrainzClient(http: http, baseURL: server.url("/ws/2"), contact: "tests@crate.dev"),
             coverArt: CoverArtClient(http: http, baseURL: server.url("/caa")),
-            reviewer: reviewer)
+            reviewer: reviewer, discogs: discogsClient)
         return ScanPipeline(database: database, paths: directory.paths, services: services)
     }
 }

@@ -28,6 +28,95 @@ struct ScanPipelineTests {
         }())
     }
 
+    @Test func anIdentifiedAlbumGetsItsDiscogsLink() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        h.server.route("/database/search", responses: [.json(DiscogsFixtures.rumoursSearch, headers: DiscogsFixtures.rateLimitHeaders(remaining: 59))])
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+        let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        await pipeline.discogsLinksSettled()
+        let albumID = try #require(result.entry.album.id)
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("no Discogs link stored")
+            return
+        }
+        #expect(link.releaseID == 1873013 && link.score > 0.9)
+    }
+
+    @Test func repairLinksAlbumsNeverAskedAboutOnDiscogs() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let result = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let albumID = try #require(result.entry.album.id)
+        #expect(try h.database.discogsState(forAlbum: albumID) == nil)  // Scanned before a token was set.
+        h.server.route("/database/search", responses: [.json(DiscogsFixtures.rumoursSearch)])
+        _ = await h.pipeline(identifier: nil, discogs: "disc-token").repairPendingDetails()
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("repair did not link the album")
+            return
+        }
+        #expect(link.releaseID == 1873013)
+    }
+
+    /// Discogs holds its answer (pacing, a 429 or a slow server can keep a request open for up to
+    /// a minute): the scan is saved and returned while the request is still open, and the link
+    /// arrives afterwards.
+    @Test func aScanNeverWaitsForDiscogs() async throws {
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        h.server.route("/database/search") { _ in
+            arrived.signal()
+            _ = release.wait(timeout: .now() + 300)
+            return .json(DiscogsFixtures.rumoursSearch, headers: DiscogsFixtures.rateLimitHeaders(remaining: 59))
+        }
+        defer { release.signal() }
+        let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+        let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        #expect(result.entry.album.title == "Rumours")
+        #expect(result.entry.album.artworkStatus == .available)
+        let albumID = try #require(result.entry.album.id)
+
+        // The Discogs request reaches the server (generous wait: the look-up runs on its own) and
+        // is still unanswered: the scan above finished while it was open.
+        var reached = false
+        for _ in 0..<600 where !reached {
+            reached = arrived.wait(timeout: .now()) == .success
+            if !reached { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        #expect(reached)
+        #expect(try h.database.discogsState(forAlbum: albumID) == nil)
+
+        release.signal()
+        await pipeline.discogsLinksSettled()
+        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
+            Issue.record("the link did not arrive after the scan")
+            return
+        }
+        #expect(link.releaseID == 1873013)
+    }
+
+    @Test func discogsRefusingIsNotAScanFailure() async throws {
+        for response in [FixtureResponse.json(DiscogsFixtures.unauthorized, status: 401),
+                         .json(DiscogsFixtures.tooManyRequests, status: 429,
+                               headers: [("Retry-After", "900")] + DiscogsFixtures.rateLimitHeaders(remaining: 0))] {
+            let h = try PipelineHarness()
+            h.serveRumours()
+            h.server.route("/database/search", responses: [response, response, response, response])
+            let pipeline = h.pipeline(identifier: ScriptedIdentifier.rumours, discogs: "disc-token")
+            let result = try await pipeline.scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+            await pipeline.discogsLinksSettled()
+            #expect(result.entry.album.title == "Rumours")
+            #expect(result.entry.album.artworkStatus == .available)
+            let albumID = try #require(result.entry.album.id)
+            guard case .retry = try h.database.discogsState(forAlbum: albumID) else {
+                Issue.record("expected a retry later")
+                return
+            }
+        }
+    }
+
     @Test func aRepeatScanIsAnsweredOfflineByTierZero() async throws {
         let h = try PipelineHarness()
         h.serveRumours()

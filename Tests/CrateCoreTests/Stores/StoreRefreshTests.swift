@@ -184,4 +184,31 @@ struct StoreRefreshTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(detail.state.value.review == .unavailable(message: "No key"))
     }
+
+    @Test func aDiscogsLinkStoredLaterAppearsInTheDetailPane() async throws {
+        let dir = try TemporaryDirectory()
+        let db = try AppDatabase.open(paths: dir.paths)
+        let entry = try db.saveScan(of: .sample("Rumours"), method: .vision)
+        let albumID = try #require(entry.album.id)
+        let detail = AlbumDetailStore(database: db)
+        detail.start()
+        await detail.show(albumID: albumID)
+        #expect(detail.state.value.discogs == nil && detail.state.value.discogsMatchText == nil)
+
+        // Another process (the scan's background look-up, the CLI's repair pass) stores the link.
+        let other = try AppDatabase.open(paths: dir.paths)
+        let url = try #require(URL(string: "https://www.discogs.com/release/1873013-Fleetwood-Mac-Rumours"))
+        try other.saveDiscogsState(.linked(DiscogsLink(releaseID: 1873013, url: url, score: 0.916, title: "Fleetwood Mac - Rumours", year: "1977")),
+                                   forAlbum: albumID, at: Date())
+        #expect(await waitFor(timeout: .seconds(20)) { detail.state.value.discogs?.releaseID == 1873013 } != nil)
+        #expect(detail.state.value.discogsPage == url)
+        #expect(detail.state.value.discogsMatchText == "match 92 %")
+
+        // A stored link that is not an https page on discogs.com is never offered.
+        var state = AlbumDetailState()
+        state.discogs = DiscogsLink(releaseID: 1, url: try #require(URL(string: "http://www.discogs.com/release/1")), score: 0.9, title: "", year: nil)
+        #expect(state.discogsPage == nil && state.discogsMatchText == nil)
+        state.discogs?.url = try #require(URL(string: "https://discogs.com.example.net/release/1"))
+        #expect(state.discogsPage == nil)
+    }
 }
