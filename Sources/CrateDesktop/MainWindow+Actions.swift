@@ -25,6 +25,7 @@ extension MainWindow {
         Actions.addID(to: widget, "album-open") { [weak self] id in self?.openAlbum(id) }
         Actions.addID(to: widget, "album-not-this") { [weak self] id in self?.reconsiderAlbum(id) }
         Actions.addID(to: widget, "album-history") { [weak self] id in self?.showAlbumInHistory(id) }
+        Actions.addID(to: widget, "album-artist") { [weak self] id in self?.showArtist(ofAlbum: id) }
         Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.deleteScan(id) }
         Actions.addID(to: widget, "track-play") { [weak self] index in self?.detailPane?.playTrack(at: Int(index)) }
         Actions.addText(to: widget, "copy-text") { [weak self] text in self?.copyText(text) }

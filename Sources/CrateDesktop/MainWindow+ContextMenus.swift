@@ -9,7 +9,8 @@ extension MainWindow {
             ContextMenu.present([
                 [.init(label: "_Play", action: "win.album-play", target: .id(summary.id)),
                  .init(label: "_Open Album", action: "win.album-open", target: .id(summary.id)),
-                 .init(label: "Show in _History", action: "win.album-history", target: .id(summary.id))],
+                 .init(label: "Show in _History", action: "win.album-history", target: .id(summary.id)),
+                 .init(label: "Show _Artist", action: "win.album-artist", target: .id(summary.id))],
                 [.init(label: "_Not This Album?", action: "win.album-not-this", target: .id(summary.id))],
                 [.init(label: "_Copy Artist – Title", action: "win.copy-text", target: .text("\(album.artist) – \(album.title)"))],
             ], on: widget, at: point, name: "album \(summary.id)")
@@ -65,6 +66,15 @@ extension MainWindow {
     }
 
     /// History with the album's newest scan selected.
+    /// Opens the artist page of an album in the crate (from its context menu).
+    func showArtist(ofAlbum id: Int64) {
+        guard let model else { return }
+        Task { [weak self] in
+            guard let album = await model.album(id: id), let self else { return }
+            self.openArtist(name: album.artist, releaseGroup: MBID(validating: album.musicBrainzReleaseGroupID))
+        }
+    }
+
     func showAlbumInHistory(_ id: Int64) {
         showPage("history")
         guard let model else { return }

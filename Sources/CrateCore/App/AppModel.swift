@@ -184,6 +184,12 @@ public final class AppModel {
         }.value
     }
 
+    /// One album of the crate, read off the main thread; nil when it is gone.
+    public func album(id: Int64) async -> Album? {
+        let database = environment.database
+        return try? await Task.detached { try database.album(id: id) }.value
+    }
+
     /// The newest scan of an album (History shows it), nil when it has none.
     public func newestScanID(albumID: Int64) async -> Int64? {
         let database = environment.database
