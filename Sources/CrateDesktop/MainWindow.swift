@@ -238,6 +238,7 @@ final class MainWindow {
         view.onDone = { [weak self] in self?.closeWelcome() }
         if TestEvents.isEnabled {
             TestEvents.note("welcome shown")
+            TestEvents.reportMinimumWidths([("welcome", view.widget)])
             TestEvents.reportPoint("welcome-key", of: view.keyField, in: widget)
             TestEvents.reportPoint("welcome-test", of: view.testConnectionButton, in: widget)
             TestEvents.reportPoint("welcome-save", of: view.saveButton, in: widget)

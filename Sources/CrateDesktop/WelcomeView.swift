@@ -16,6 +16,7 @@ final class WelcomeView {
     private let keyRow: UnsafeMutablePointer<GtkWidget>
     private let linkRow: UnsafeMutablePointer<GtkWidget>
     private let keyLink: UnsafeMutablePointer<GtkWidget>
+    private let keyLinkLabel: UnsafeMutablePointer<GtkWidget>
     private let result: UnsafeMutablePointer<GtkWidget>
     private let testButton: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
@@ -47,7 +48,13 @@ final class WelcomeView {
         adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
         linkRow = adw_action_row_new()!
         adw_preferences_row_set_title(crate_preferences_row(linkRow), "No key yet?")
-        keyLink = gtk_link_button_new_with_label("https://example.invalid", "Get a key")!
+        keyLink = gtk_link_button_new("https://example.invalid")!
+        // A label that wraps: "Get an Anthropic API key" in one line made the page wider than
+        // a 360 px window.
+        keyLinkLabel = Gtk.label("Get a key", xalign: 1)
+        Gtk.wrap(keyLinkLabel)
+        gtk_label_set_justify(crate_label(keyLinkLabel), GTK_JUSTIFY_RIGHT)
+        gtk_button_set_child(crate_button(keyLink), keyLinkLabel)
         gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(linkRow), keyLink)
         for row in [providerRow, keyRow, linkRow] { adw_preferences_group_add(crate_preferences_group(group), row) }
@@ -63,10 +70,12 @@ final class WelcomeView {
         gtk_widget_add_css_class(testButton, "pill")
         let skip = gtk_button_new_with_mnemonic("Skip — _Offline Matching Only")!
         gtk_widget_add_css_class(skip, "flat")
-        let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        // Stacked, the main action first: side by side the two pills need more than 360 px.
+        let buttons = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        gtk_box_set_homogeneous(crate_box(buttons), 1)
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-        Gtk.append(buttons, testButton)
         Gtk.append(buttons, save)
+        Gtk.append(buttons, testButton)
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 18)
         for child in [group, result, buttons, skip] { Gtk.append(content, child) }
         gtk_widget_set_halign(skip, GTK_ALIGN_CENTER)
@@ -112,7 +121,7 @@ final class WelcomeView {
         gtk_widget_set_visible(keyRow, state.provider.needsKey ? 1 : 0)
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+            Gtk.setText(keyLinkLabel, state.keyLinkTitle)
         }
         adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? "No key yet?" : "Not installed yet?")
         switch state.connection {
