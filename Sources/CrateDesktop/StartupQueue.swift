@@ -12,6 +12,7 @@ final class StartupQueue {
     private(set) var isSettled = false
     private var pendingReason: String?
     private var isWatchingFrames = false
+    private var fallbackSource: GObjectScope.Source?
     /// The mapped window's scope (its sources end with it).
     private weak var scope: GObjectScope?
     /// After the window maps, the longest wait for the first page.
@@ -27,6 +28,11 @@ final class StartupQueue {
     func settle(_ reason: String) {
         guard !isSettled else { return }
         isSettled = true
+        // Settled before the fallback: its clock is no longer needed.
+        if let fallbackSource {
+            scope?.remove(fallbackSource)
+            self.fallbackSource = nil
+        }
         StartupTiming.mark("start-up settled (\(reason)) after \(StartupTiming.framesPainted) frames")
         if StartupTiming.isEnabled, let scope {
             // A window at rest paints nothing: frames here mean something animates unseen.
@@ -69,7 +75,9 @@ final class StartupQueue {
                 self.settle(reason)
             }
         }
-        scope.every(milliseconds: Self.fallback) { [weak self] in
+        guard !isSettled, fallbackSource == nil else { return }
+        fallbackSource = scope.every(milliseconds: Self.fallback) { [weak self] in
+            self?.fallbackSource = nil
             self?.settle("fallback after mapping")
             return false
         }
