@@ -14,7 +14,8 @@ extension CrateApplication {
         let monitor = MusicFolderMonitor(store: index, folders: folders)
         window.musicFolders = monitor
         GObjectScope.of(window.widget).connect(window.widget, "destroy") { monitor.stop() }
-        monitor.start()
+        // Indexing compares every crate album with the files: after the first page is up.
+        window.startup.later("music folders") { monitor.start() }
         let store = CDsStore(database: model.environment.database, folders: folders, formats: {
             AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
         })

@@ -7,7 +7,8 @@ import Foundation
 /// Opening the library, building the app model from it, and Preferences.
 extension CrateApplication {
     func openLibrary(in window: MainWindow) throws {
-        let database = try AppDatabase.open(paths: paths)
+        // The whole-file damage check runs once the first page is up (see verifyLibrary).
+        let database = try AppDatabase.open(paths: paths, integrityCheck: .deferred)
         StartupTiming.mark("library opened")
         let (player, playerProblem) = Self.makePlayer(paths: paths)
         StartupTiming.mark("player made")
@@ -33,8 +34,27 @@ extension CrateApplication {
         window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
                              coverArt: model.services.settings.endpoints.coverArtArchive)
         StartupTiming.mark("stores attached; loading the crate")
-        model.start()
+        model.start(deferringBackgroundWork: true)
         StartupTiming.mark("stores started")
+        window.startup.later("background work") { [weak model] in model?.startBackgroundWork() }
+        window.startup.later("integrity check") { [weak window] in
+            guard let window else { return }
+            Self.verifyLibrary(database, in: window)
+        }
+    }
+
+    /// Reads the whole library file for damage in the background (docs/reliability.md #3); on
+    /// damage the window says so and keeps saying it (nothing more is written; the next start
+    /// moves the file aside).
+    static func verifyLibrary(_ database: AppDatabase, in window: MainWindow) {
+        Task { @MainActor [weak window] in
+            let started = Date()
+            let result = await Task.detached(priority: .utility) { database.verifyIntegrity() }.value
+            StartupTiming.mark("integrity check done (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
+            guard case .damaged(let message) = result, let window else { return }
+            window.banner.show(message, isError: true)
+            TestEvents.note("library damaged")
+        }
     }
 
     /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or

@@ -43,7 +43,7 @@ extension MainWindow {
                 diagnostics.present(over: self.widget)
             }
             // Playlist files are not in the database: read them again.
-            Task { await store.reload() }
+            if store.isStarted { Task { await store.reload() } } else { store.start() }
         }
         page.onDiagnostics = showDiagnostics
         Actions.add(to: widget, "show-cds") { [weak self] in self?.showPage("cds") }
@@ -56,6 +56,9 @@ extension MainWindow {
                 TestEvents.reportPoint("cds-play", of: first.button, in: self.widget)
             }
         }.store(in: &tokens)
+        // The wallet and the diagnostics compare every crate album with the music index: built
+        // when the page (or Diagnostics) is first shown, not at start.
+        GObjectScope.of(page.widget).connect(page.widget, "map") { [weak store] in store?.start() }
         if TestEvents.isEnabled {
             GObjectScope.of(page.widget).connect(page.widget, "map") { [weak self] in
                 guard let self else { return }
@@ -64,6 +67,5 @@ extension MainWindow {
                 if let first = page.playButtons.first { TestEvents.reportPoint("cds-play", of: first.button, in: self.widget) }
             }
         }
-        store.start()
     }
 }

@@ -75,6 +75,8 @@ final class MainWindow {
     let contentBox: UnsafeMutablePointer<GtkWidget>
     var detailPane: AlbumDetailPane?
     var tokens: [ObservationToken] = []
+    /// Work left until the first page is on screen (see StartupQueue).
+    let startup = StartupQueue()
     /// Watches and re-indexes the music folders (see MainWindow+CDs).
     var musicFolders: MusicFolderMonitor?
 
@@ -150,8 +152,20 @@ final class MainWindow {
             guard let self else { return }
             TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(self.searchBar)) != 0 ? "open" : "closed")")
         }
-        GObjectScope.of(widget).connect(widget, "map") { StartupTiming.mark("window mapped") }
-        grid.onFirstCover = { StartupTiming.mark("first covers visible") }
+        GObjectScope.of(widget).connect(widget, "map") { [weak self] in
+            StartupTiming.mark("window mapped")
+            guard let self else { return }
+            self.startup.windowMapped(self.widget)
+        }
+        grid.onFirstCover = { [weak self] in
+            StartupTiming.mark("first covers visible")
+            StartupTiming.markAtNextFrame("first covers drawn")
+            if self?.visiblePage == "crate" { self?.startup.settleAfterNextFrame("first covers") }
+        }
+        wallPage.onTilesShown = { [weak self] count in
+            StartupTiming.markAtNextFrame("wall drawn (\(count) tiles)")
+            if self?.visiblePage == "wall" { self?.startup.settleAfterNextFrame("wall") }
+        }
         if TestEvents.isEnabled {
             // The laid-out cells, whenever they change (checked a few times a second: covers
             // arrive and cells are laid out frames after they are bound).

@@ -17,6 +17,28 @@ enum StartupTiming {
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
+    /// Events printed when the next frame has been painted (`framePainted()`).
+    private static var atNextFrame: [String] = []
+    /// Frames the window has painted so far (a window at rest paints none).
+    private(set) static var framesPainted = 0
+    static var isEnabled: Bool { enabled }
+
+    /// Marks `event` once the next frame is painted: what was put in the widgets is on screen.
+    static func markAtNextFrame(_ event: String) {
+        guard enabled, !seen.contains(event), !atNextFrame.contains(event) else { return }
+        atNextFrame.append(event)
+    }
+
+    /// The window painted a frame (its frame clock's `after-paint`, see `StartupQueue`).
+    static func framePainted() {
+        guard enabled else { return }
+        framesPainted += 1
+        mark("first frame drawn")
+        let events = atNextFrame
+        atNextFrame = []
+        for event in events { mark(event) }
+    }
+
     /// Process start from /proc/self/stat (field 22, in clock ticks since boot).
     private static func processStartUptime() -> TimeInterval {
         guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),

@@ -22,6 +22,8 @@ final class WallPage {
     private var shownTiles: [WallTile] = []
     /// A tile was clicked (or activated with the keyboard): its album pane opens.
     var onOpen: ((WallTile) -> Void)?
+    /// The tiles of a new wall are in the page (start-up timing; the count).
+    var onTilesShown: ((Int) -> Void)?
     private var shownIDs: [MBID] = []
     private var tokens: [ObservationToken] = []
     private weak var store: WallStore?
@@ -123,7 +125,10 @@ final class WallPage {
         if ids != shownIDs || tiles.count != state.tiles.count {
             rebuild(state.tiles)
             shownIDs = ids
-            if !ids.isEmpty { StartupTiming.mark("wall shown (\(ids.count) tiles)") }
+            if !ids.isEmpty {
+                StartupTiming.mark("wall shown (\(ids.count) tiles)")
+                onTilesShown?(ids.count)
+            }
         }
         shownTiles = state.tiles
         for (view, tile) in zip(tiles, state.tiles) { view.show(artwork: tile) }

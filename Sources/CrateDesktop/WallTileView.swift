@@ -92,6 +92,8 @@ final class WallTileView {
             guard let self, self.shownArtwork == path, let texture else { return }
             gtk_picture_set_paintable(crate_picture(self.picture), crate_paintable(UnsafeMutableRawPointer(texture)))
             gtk_widget_remove_css_class(self.picture, "artwork-missing")
+            StartupTiming.mark("first wall art visible")
+            StartupTiming.markAtNextFrame("first wall art drawn")
         }
     }
 

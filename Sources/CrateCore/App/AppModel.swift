@@ -34,6 +34,7 @@ public final class AppModel {
     private var scanToken: ObservationToken?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
+    private var backgroundWorkStarted = false
     /// The ListenBrainz user and token the wall was last built for.
     private var listenBrainzAccount: ListenBrainzAccount
     private struct ListenBrainzAccount: Equatable {
@@ -98,7 +99,11 @@ public final class AppModel {
     /// Loads the stores, which from then on refresh themselves after every change to the library
     /// (from this process or another), and starts background work: artwork and track lists a
     /// killed or failed scan never got, and the files a previous session queued but never scanned.
-    public func start() {
+    ///
+    /// `deferringBackgroundWork`: leave the background work (a new wall, the repair pass, the
+    /// queued files) to a later `startBackgroundWork()`, so the window's first frame does not
+    /// share the cores with it.
+    public func start(deferringBackgroundWork: Bool = false) {
         library.start()
         history.start()
         detail.start()
@@ -107,6 +112,14 @@ public final class AppModel {
         artists.start()
         // The stored wall at once (offline too), then a new one in the background.
         wall.start()
+        if !deferringBackgroundWork { startBackgroundWork() }
+    }
+
+    /// A new wall, the repair pass (artwork and track lists a scan never got), and the photos a
+    /// previous session queued but never scanned. Once per model.
+    public func startBackgroundWork() {
+        guard !backgroundWorkStarted else { return }
+        backgroundWorkStarted = true
         wall.refreshInBackground()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }

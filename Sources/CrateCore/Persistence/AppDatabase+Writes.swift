@@ -151,6 +151,7 @@ extension AppDatabase {
     }
 
     func checkWritable() throws {
+        if damageFound.withLock({ $0 }) { throw CrateError.libraryDamaged(path: fileURL?.path ?? "memory") }
         switch readOnlyReason {
         case nil: return
         case .newerVersion: throw CrateError.databaseReadOnly

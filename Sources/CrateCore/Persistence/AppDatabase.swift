@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The one owner of Crate's SQLite database.
 ///
@@ -39,6 +40,9 @@ public final class AppDatabase: Sendable {
     public let recoveryNotice: String?
     /// The file, or nil for an in-memory database.
     public let fileURL: URL?
+    /// Set once `verifyIntegrity()` found damage: from then on nothing is written (see
+    /// `checkWritable`), and the next open moves the file aside.
+    let damageFound = Mutex<Bool>(false)
     /// Announces commits to the stores that show the changed tables (`changes(in:)`).
     let changeFeed: DatabaseChangeFeed
 
@@ -80,6 +84,25 @@ public final class AppDatabase: Sendable {
     /// How long an open waits for another process that is opening (and migrating) the library.
     static let openLockTimeout: Duration = .seconds(30)
 
+    /// When an open reads the whole file looking for damage (`PRAGMA quick_check`), which costs
+    /// about 2 ms per megabyte (0.1–0.2 s for a crate of 100 000 albums).
+    public enum IntegrityCheck: Sendable {
+        /// Before the library is used (the CLI, tests): a damaged file is moved aside at once.
+        case atOpen
+        /// Left to `verifyIntegrity()`, which the window runs in the background once its first
+        /// frame is up. A library whose last check found damage (the marker beside it) is still
+        /// checked, and moved aside, at open. See docs/decisions/0025-deferred-integrity-check.md.
+        case deferred
+    }
+
+    /// What `verifyIntegrity()` found.
+    public enum IntegrityResult: Equatable, Sendable {
+        case ok
+        /// Damage; nothing more is written, and the next open moves the file aside. The message
+        /// is for the user.
+        case damaged(message: String)
+    }
+
     /// Opens (creating if needed) the library at `paths.databaseURL`.
     ///
     /// A file that is not SQLite, or is damaged, is renamed with a timestamp and replaced by a new
@@ -88,8 +111,11 @@ public final class AppDatabase: Sendable {
     /// `CrateError.directoryNotWritable`. Checking, repairing and migrating happen under
     /// `LibraryLock`, so any number of processes may open one library at the same moment.
     /// `changePollInterval`: see `changes(in:)`.
+    /// `integrityCheck`: whether the whole file is checked for damage now or later (see
+    /// `IntegrityCheck`); the header is always checked now.
     public static func open(paths: CratePaths, now: Date = Date(),
-                            changePollInterval: Duration = defaultChangePollInterval) throws -> AppDatabase {
+                            changePollInterval: Duration = defaultChangePollInterval,
+                            integrityCheck: IntegrityCheck = .atOpen) throws -> AppDatabase {
         let url = paths.databaseURL
         do {
             try CratePaths.ensureWritable(paths.dataDirectory)
@@ -105,15 +131,56 @@ public final class AppDatabase: Sendable {
         if let problem = damage(at: url) {
             notice = try moveAside(url, because: problem, now: now)
         }
+        // A background check found damage last time: check (and move aside) before any use.
+        let marker = damageMarker(beside: url)
+        let checkNow = integrityCheck == .atOpen || FileManager.default.fileExists(atPath: marker.path)
         do {
-            return try openPool(at: url, notice: notice, changePollInterval: changePollInterval)
+            let database = try openPool(at: url, notice: notice, check: checkNow, changePollInterval: changePollInterval)
+            // Checked and sound (a repaired or replaced file): the old finding no longer holds.
+            if checkNow { try? FileManager.default.removeItem(at: marker) }
+            return database
         } catch let error as DatabaseError where isDamage(error) {
             // Damage deeper in the file than the header: move aside once and start fresh.
             let moved = try moveAside(url, because: error.message ?? "the file is damaged", now: now)
-            return try openPool(at: url, notice: moved, changePollInterval: changePollInterval)
+            try? FileManager.default.removeItem(at: marker)
+            return try openPool(at: url, notice: moved, check: true, changePollInterval: changePollInterval)
         } catch let error as DatabaseError {
             throw CrateError.databaseOpenFailed(path: url.path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// Reads the whole file looking for damage (`PRAGMA quick_check(1)`), on the calling thread
+    /// (the window runs it in the background after its first frame: `IntegrityCheck.deferred`).
+    /// Damage stops every later write of this opening (`CrateError.libraryDamaged`) and leaves a
+    /// marker beside the file, so the next open checks again and moves the file aside
+    /// (docs/reliability.md #3). A library opened read-only is only checked, never marked.
+    public func verifyIntegrity() -> IntegrityResult {
+        let problem: String?
+        do {
+            let check = try reader.read { try String.fetchOne($0, sql: "PRAGMA quick_check(1)") } ?? "ok"
+            problem = check == "ok" ? nil : check
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            problem = error.message ?? "the file is damaged"
+        } catch {
+            // Not damage (the file went away, a lock held too long): nothing is concluded.
+            Log.error("the library's integrity check could not run: \(UserMessage.text(for: error))")
+            return .ok
+        }
+        guard let problem else { return .ok }
+        damageFound.withLock { $0 = true }
+        Log.error("library damaged: \(problem)")
+        if let fileURL, readOnlyReason == nil {
+            let marker = Self.damageMarker(beside: fileURL)
+            if !FileManager.default.createFile(atPath: marker.path, contents: Data((problem + "\n").utf8)) {
+                Log.error("could not write \(marker.path)")
+            }
+        }
+        return .damaged(message: CrateError.libraryDamaged(path: fileURL?.path ?? "memory").message)
+    }
+
+    /// The file that says a background check found this library damaged.
+    static func damageMarker(beside url: URL) -> URL {
+        URL(fileURLWithPath: url.path + ".damage-found")
     }
 
     /// The last migration this database has applied (`v1`, …), or nil for none.
@@ -161,11 +228,11 @@ public final class AppDatabase: Sendable {
     }
 
     /// Opens the library for writing and migrates it, unless it was written by a newer Crate.
-    /// Called with `LibraryLock` held.
-    private static func openPool(at url: URL, notice: String?, changePollInterval: Duration) throws -> AppDatabase {
+    /// `check`: run the quick check now. Called with `LibraryLock` held.
+    private static func openPool(at url: URL, notice: String?, check: Bool, changePollInterval: Duration) throws -> AppDatabase {
         // Looked at through a read-only connection first: deciding that a library must not be
         // written must not itself write (a read-write open commits a WAL frame).
-        let existing = try isSuperseded(at: url)
+        let existing = try isSuperseded(at: url, check: check)
         if existing == true {
             Log.notice("database \(url.path) is newer than this build; opened read-only")
             return try openReadOnly(at: url, reason: .newerVersion, notice: notice, changePollInterval: changePollInterval)
@@ -173,7 +240,7 @@ public final class AppDatabase: Sendable {
         let pool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: false))
         // A quick check finds damage beyond the header before we trust the file. An existing file
         // was checked by the probe just now; the check reads every page, so it runs once, not twice.
-        if existing == nil {
+        if existing == nil, check {
             try pool.read { db in
                 let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
                 guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
@@ -184,15 +251,17 @@ public final class AppDatabase: Sendable {
 
     /// Whether an existing library was written by a newer Crate: a migration this build does not
     /// know, or a higher `PRAGMA user_version`. Nil for a missing or empty file (a new library,
-    /// not looked at); otherwise the file also passed a quick check.
-    private static func isSuperseded(at url: URL) throws -> Bool? {
+    /// not looked at); otherwise the file also passed a quick check when `check` is true.
+    private static func isSuperseded(at url: URL, check: Bool) throws -> Bool? {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size > 0 else { return nil }
         let probe = try openReadOnlyConnection(at: url)
         defer { try? probe.close() }
         return try probe.read { db in
-            let check = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
-            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+            if check {
+                let result = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+                guard result == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: result) }
+            }
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             return try migrator.hasBeenSuperseded(db) || version > schemaGeneration
         }

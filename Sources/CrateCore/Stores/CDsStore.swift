@@ -46,7 +46,11 @@ public final class CDsStore {
         self.formats = formats
     }
 
-    /// Loads now and again after every change to the music index or the crate.
+    /// Whether `start()` was called (and `stop()` not since).
+    public var isStarted: Bool { observation.isRunning }
+
+    /// Loads now and again after every change to the music index or the crate. Calling it again
+    /// does nothing.
     public func start() {
         observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
     }

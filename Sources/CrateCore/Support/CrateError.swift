@@ -15,6 +15,9 @@ public enum CrateError: Error, Equatable, Sendable {
     case diskFull(path: String)
     /// SQLite could not write (an I/O error, a vanished file): the write was rolled back.
     case databaseWriteFailed(reason: String)
+    /// The background integrity check found damage: nothing more is written, and the next start
+    /// moves the file aside.
+    case libraryDamaged(path: String)
 
     public var message: String {
         switch self {
@@ -36,6 +39,8 @@ public enum CrateError: Error, Equatable, Sendable {
             return "The disk holding your library (\(path)) is full, so this was not saved. Free some space and try again; nothing already in your crate was lost."
         case .databaseWriteFailed(let reason):
             return "Crate could not save to its library (\(reason)). Nothing was half-saved; try again."
+        case .libraryDamaged(let path):
+            return "Crate found damage in your library (\(path)). To protect what is left, nothing more is saved to it. Quit Crate and start it again: the damaged file is then kept aside and a new library is created."
         }
     }
 }
