@@ -33,21 +33,21 @@ final class WelcomeView {
         widget = adw_status_page_new()!
         gtk_widget_add_css_class(widget, "welcome")
         adw_status_page_set_icon_name(crate_status_page(widget), "media-optical-symbolic")
-        adw_status_page_set_title(crate_status_page(widget), "Welcome to Crate")
+        adw_status_page_set_title(crate_status_page(widget), L10n.tr("Welcome to Crate"))
         adw_status_page_set_description(crate_status_page(widget),
-            "Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences.")
+            L10n.tr("Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences."))
 
         let group = adw_preferences_group_new()!
         providerRow = adw_combo_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(providerRow), "Service")
+        adw_preferences_row_set_title(crate_preferences_row(providerRow), L10n.tr("Service"))
         let names = Gtk.withCStringArray(Self.choices.map(\.name)) { gtk_string_list_new($0)! }
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
         keyRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
+        adw_preferences_row_set_title(crate_preferences_row(keyRow), L10n.tr("API Key"))
         linkRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(linkRow), "No key yet?")
-        keyLink = gtk_link_button_new_with_label("https://example.invalid", "Get a key")!
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), L10n.tr("No key yet?"))
+        keyLink = gtk_link_button_new_with_label("https://example.invalid", L10n.tr("Get a key"))!
         gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(linkRow), keyLink)
         for row in [providerRow, keyRow, linkRow] { adw_preferences_group_add(crate_preferences_group(group), row) }
@@ -55,13 +55,13 @@ final class WelcomeView {
         result = Gtk.label("", classes: ["caption"], xalign: 0.5)
         Gtk.wrap(result)
         gtk_label_set_justify(crate_label(result), GTK_JUSTIFY_CENTER)
-        testButton = gtk_button_new_with_mnemonic("_Test Connection")!
-        let save = gtk_button_new_with_mnemonic("_Save and Start")!
+        testButton = gtk_button_new_with_mnemonic(L10n.tr("_Test Connection"))!
+        let save = gtk_button_new_with_mnemonic(L10n.tr("_Save and Start"))!
         gtk_widget_add_css_class(save, "suggested-action")
         saveButton = save
         gtk_widget_add_css_class(save, "pill")
         gtk_widget_add_css_class(testButton, "pill")
-        let skip = gtk_button_new_with_mnemonic("Skip — _Offline Matching Only")!
+        let skip = gtk_button_new_with_mnemonic(L10n.tr("Skip — _Offline Matching Only"))!
         gtk_widget_add_css_class(skip, "flat")
         let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
@@ -114,10 +114,10 @@ final class WelcomeView {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
             gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
         }
-        adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? "No key yet?" : "Not installed yet?")
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? L10n.tr("No key yet?") : L10n.tr("Not installed yet?"))
         switch state.connection {
         case .untested: Gtk.setText(result, state.errorMessage ?? "")
-        case .testing: Gtk.setText(result, "Testing…")
+        case .testing: Gtk.setText(result, L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): Gtk.setText(result, text)
         }
         gtk_widget_remove_css_class(result, "error")

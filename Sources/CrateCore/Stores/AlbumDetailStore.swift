@@ -36,7 +36,7 @@ public struct AlbumDetailState: Equatable, Sendable {
     /// "match 92 %" under "View on Discogs".
     public var discogsMatchText: String? {
         guard let discogs, discogsPage != nil else { return nil }
-        return "match \(Int((discogs.score * 100).rounded())) %"
+        return L10n.tr("match %@ %%", Int((discogs.score * 100).rounded()))
     }
 
     /// The album as the rating intents name it (nil without a MusicBrainz release group).

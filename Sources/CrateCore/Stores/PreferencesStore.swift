@@ -509,8 +509,8 @@ public enum BudgetInputError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .scans: return "The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit."
-        case .cost: return "The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit."
+        case .scans: return L10n.tr("The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit.")
+        case .cost: return L10n.tr("The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit.")
         }
     }
 }

@@ -32,7 +32,7 @@ struct ErrorMessageWalkTests {
         Walk([CrateError.directoryNotWritable("/data/crate"), .databaseNewerThanApp(path: "/data/crate/crate.sqlite"), .databaseReadOnly,
               .databaseOpenFailed(path: "/data/crate/crate.sqlite", reason: "it is damaged"), .notFound("The album"), .diskFull(path: "/data"),
               .databaseWriteFailed(reason: "disk I/O error"), .databaseDirectoryReadOnly(directory: "/data/crate"),
-              .libraryBusy(path: "/data/crate/crate.sqlite")], cases: 9) {
+              .libraryBusy(path: "/data/crate/crate.sqlite"), .alreadyInCrate(title: "Blue Train")], cases: 10) {
             switch $0 {
             case .directoryNotWritable: 0
             case .databaseNewerThanApp: 1
@@ -43,6 +43,7 @@ struct ErrorMessageWalkTests {
             case .databaseWriteFailed: 6
             case .databaseDirectoryReadOnly: 7
             case .libraryBusy: 8
+            case .alreadyInCrate: 9
             }
         },
         Walk([ImageError.emptyFile, .notAnImage, .unsupportedFormat("PNG"), .damaged(detail: "premature end"), .tooLarge(width: 65000, height: 65000),
