@@ -36,7 +36,8 @@ public enum L10n {
     /// The translation of `msgid` with `arguments` put in its placeholders.
     public static func tr(_ msgid: String, _ arguments: any CustomStringConvertible...) -> String {
         _ = bound
-        let text = String(cString: crate_intl_gettext(domain, msgid))
+        // Without a translation gettext returns its argument: copy it while the buffer lives.
+        let text = msgid.withCString { String(cString: crate_intl_gettext(domain, $0)) }
         return format(text, arguments)
     }
 
@@ -44,7 +45,9 @@ public enum L10n {
     /// picks the form), with `arguments` put in its placeholders (usually the count itself).
     public static func plural(_ singular: String, _ plural: String, _ count: Int, _ arguments: any CustomStringConvertible...) -> String {
         _ = bound
-        let text = String(cString: crate_intl_ngettext(domain, singular, plural, UInt(count.magnitude)))
+        let text = singular.withCString { one in
+            plural.withCString { many in String(cString: crate_intl_ngettext(domain, one, many, UInt(count.magnitude))) }
+        }
         return format(text, arguments)
     }
 

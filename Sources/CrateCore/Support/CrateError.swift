@@ -37,7 +37,7 @@ public enum CrateError: Error, Equatable, Sendable {
         case .diskFull(let path):
             return L10n.tr("The disk holding your library (%@) is full, so this was not saved. Free some space and try again; nothing already in your crate was lost.", path)
         case .alreadyInCrate(let title):
-            return L10n.tr("“%@” is back in your crate already (it was scanned again), so it was not restored a second time.", title)
+            return L10n.tr("The album “%@” is back in your crate already (it was scanned again), so it was not restored a second time.", title)
         case .databaseWriteFailed(let reason):
             return L10n.tr("Crate could not save to its library (%@). Nothing was half-saved; try again.", reason)
         }
