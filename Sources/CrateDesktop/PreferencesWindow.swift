@@ -296,7 +296,7 @@ final class PreferencesWindow {
         adw_action_row_set_subtitle(crate_action_row(keyStatusRow), Self.escaped(state.keyStatus))
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
         }
         switch state.connection {
         case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Sends one tiny request with the key above."))

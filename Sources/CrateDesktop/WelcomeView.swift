@@ -112,7 +112,7 @@ final class WelcomeView {
         gtk_widget_set_visible(keyRow, state.provider.needsKey ? 1 : 0)
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
         }
         adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? L10n.tr("No key yet?") : L10n.tr("Not installed yet?"))
         switch state.connection {
