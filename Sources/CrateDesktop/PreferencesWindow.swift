@@ -82,6 +82,12 @@ final class PreferencesWindow {
         gtk_widget_set_valign(testButton, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(testRow), testSpinner)
         adw_action_row_add_suffix(crate_action_row(testRow), testButton)
+        // A longer translation wraps instead of widening a 360 px window.
+        if let label = gtk_button_get_child(crate_button(testButton)) {
+            Gtk.wrap(label)
+            gtk_label_set_max_width_chars(crate_label(label), 12)
+            gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
+        }
         for row in [providerRow, keyRow, keyStatusRow, testRow] { adw_preferences_group_add(crate_preferences_group(providerGroup), row) }
 
         // Advanced: for people who run their own endpoint or pick a model.

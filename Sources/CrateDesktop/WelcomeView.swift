@@ -70,6 +70,14 @@ final class WelcomeView {
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 18)
         for child in [group, result, buttons, skip] { Gtk.append(content, child) }
         gtk_widget_set_halign(skip, GTK_ALIGN_CENTER)
+        // Longer translations wrap instead of widening a 360 px window.
+        for button in [testButton, save, skip] {
+            if let label = gtk_button_get_child(crate_button(button)) {
+                Gtk.wrap(label)
+                gtk_label_set_max_width_chars(crate_label(label), 16)
+                gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
+            }
+        }
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(crate_clamp(clamp), 440)
         adw_clamp_set_child(crate_clamp(clamp), content)
