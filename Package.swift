@@ -32,6 +32,8 @@ let package = Package(
             name: "CJpeg",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
+        // gettext (libintl, part of glibc) for `L10n`: Glibc's Swift module does not export it.
+        .target(name: "CIntl"),
         // Hamming distances with POPCNT (runtime-dispatched) for tier 0 at library scale.
         .target(name: "CHamming"),
         // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev): only a C interface
@@ -66,6 +68,7 @@ let package = Package(
             name: "CrateCore",
             dependencies: [
                 "CJpeg",
+                "CIntl",
                 "CTagLib",
                 "CHamming",
                 "CCoverCheck",

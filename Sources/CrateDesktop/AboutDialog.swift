@@ -9,11 +9,11 @@ enum AboutDialog {
         let about = crate_about_dialog(dialog)
         gtk_about_dialog_set_program_name(about, "Crate")
         gtk_about_dialog_set_version(about, CrateVersion.string)
-        gtk_about_dialog_set_comments(about, "Identify record covers, read honest music-first reviews, and keep every album you meet in your crate.")
+        gtk_about_dialog_set_comments(about, L10n.tr("Identify record covers, read honest music-first reviews, and keep every album you meet in your crate."))
         gtk_about_dialog_set_logo_icon_name(about, CrateVersion.applicationID)
         gtk_about_dialog_set_license_type(about, GTK_LICENSE_MIT_X11)
         gtk_about_dialog_set_website(about, "https://crate.dev")
-        crate_about_set_authors(about, "The Crate developers")
+        crate_about_set_authors(about, L10n.tr("The Crate developers"))
         if let parent {
             gtk_window_set_transient_for(crate_window(dialog), crate_window(parent))
             gtk_window_set_modal(crate_window(dialog), 1)

@@ -16,15 +16,15 @@ final class AlbumActionBar {
     init() {
         widget = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, classes: ["detail-actions"])
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
-        heart = Gtk.iconButton("emblem-favorite-symbolic", label: "Favourite")
-        cross = Gtk.iconButton("window-close-symbolic", label: "Not for me")
-        gtk_widget_set_tooltip_text(heart, "Favourite")
-        gtk_widget_set_tooltip_text(cross, "Not for me (never on the wall)")
+        heart = Gtk.iconButton("emblem-favorite-symbolic", label: L10n.tr("Favourite"))
+        cross = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Not for me"))
+        gtk_widget_set_tooltip_text(heart, L10n.tr("Favourite"))
+        gtk_widget_set_tooltip_text(cross, L10n.tr("Not for me (never on the wall)"))
         for button in [heart, cross] { gtk_widget_add_css_class(button, "circular") }
-        addButton = gtk_button_new_with_label("Add to Crate")!
+        addButton = gtk_button_new_with_label(L10n.tr("Add to Crate"))!
         gtk_widget_add_css_class(addButton, "suggested-action")
         gtk_widget_add_css_class(addButton, "pill")
-        gtk_widget_set_tooltip_text(addButton, "Put this album in your crate, with its cover art, without scanning a photo")
+        gtk_widget_set_tooltip_text(addButton, L10n.tr("Put this album in your crate, with its cover art, without scanning a photo"))
         Gtk.append(widget, heart)
         Gtk.append(widget, cross)
         Gtk.append(widget, addButton)
@@ -48,11 +48,11 @@ final class AlbumActionBar {
             if on { gtk_widget_add_css_class(button, "suggested-action") } else { gtk_widget_remove_css_class(button, "suggested-action") }
             gtk_widget_set_visible(button, canRate ? 1 : 0)
         }
-        Gtk.setAccessibleLabel(heart, rating == .favourite ? "Remove from favourites" : "Favourite")
-        Gtk.setAccessibleLabel(cross, rating == .dislike ? "Show it on the wall again" : "Not for me")
+        Gtk.setAccessibleLabel(heart, rating == .favourite ? L10n.tr("Remove from favourites") : L10n.tr("Favourite"))
+        Gtk.setAccessibleLabel(cross, rating == .dislike ? L10n.tr("Show it on the wall again") : L10n.tr("Not for me"))
         gtk_widget_set_visible(addButton, canAdd ? 1 : 0)
         gtk_widget_set_sensitive(addButton, adding ? 0 : 1)
-        gtk_button_set_label(crate_button(addButton), adding ? "Adding…" : "Add to Crate")
+        gtk_button_set_label(crate_button(addButton), adding ? L10n.tr("Adding…") : L10n.tr("Add to Crate"))
         gtk_widget_set_visible(widget, canRate || canAdd ? 1 : 0)
     }
 }

@@ -66,22 +66,22 @@ final class AlbumDetailPane {
         // height (and width) of wrapped review text, so the tabs are just shown and hidden.
         let switcher = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, classes: ["linked", "detail-tabs"])
         gtk_widget_set_halign(switcher, GTK_ALIGN_CENTER)
-        tracksButton = gtk_toggle_button_new_with_label("Tracks")!
-        reviewButton = gtk_toggle_button_new_with_label("Review")!
+        tracksButton = gtk_toggle_button_new_with_label(L10n.tr("Tracks"))!
+        reviewButton = gtk_toggle_button_new_with_label(L10n.tr("Review"))!
         gtk_toggle_button_set_group(crate_toggle_button(reviewButton), crate_toggle_button(tracksButton))
         Gtk.append(switcher, tracksButton)
         Gtk.append(switcher, reviewButton)
         let playAlbum = gtk_button_new_from_icon_name("media-playback-start-symbolic")!
         playAlbumButton = playAlbum
-        gtk_widget_set_tooltip_text(playAlbum, "Play the album")
-        Gtk.setAccessibleLabel(playAlbum, "Play the album")
+        gtk_widget_set_tooltip_text(playAlbum, L10n.tr("Play the album"))
+        Gtk.setAccessibleLabel(playAlbum, L10n.tr("Play the album"))
         gtk_widget_add_css_class(playAlbum, "suggested-action")
         gtk_widget_set_margin_start(playAlbum, 12)
         Gtk.append(switcher, playAlbum)
         let stack = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(stack, tracks.widget)
         Gtk.append(stack, review.widget)
-        simulatedLabel = Gtk.label("Playback is simulated: Crate logs what would play, without sound.", classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
+        simulatedLabel = Gtk.label(L10n.tr("Playback is simulated: Crate logs what would play, without sound."), classes: ["dim-label", "caption", "simulated-playback"], xalign: 0.5)
         Gtk.wrap(simulatedLabel)
         gtk_widget_set_visible(simulatedLabel, 0)
         messageLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0.5)
@@ -153,7 +153,7 @@ final class AlbumDetailPane {
         let thisAlbum = state.album?.id != nil && playback.nowPlayingAlbum?.id == state.album?.id && playback.status != .stopped
         let playing = thisAlbum && playback.status == .playing
         let icon = playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
-        let tip = playing ? "Pause" : (thisAlbum ? "Resume" : "Play the album")
+        let tip = playing ? L10n.tr("Pause") : (thisAlbum ? L10n.tr("Resume") : L10n.tr("Play the album"))
         gtk_button_set_icon_name(crate_button(playAlbumButton), icon)
         gtk_widget_set_tooltip_text(playAlbumButton, tip)
         Gtk.setAccessibleLabel(playAlbumButton, tip)
@@ -214,8 +214,8 @@ final class AlbumDetailPane {
         let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
         Gtk.setText(artistLabel, album.artist)
-        gtk_widget_set_tooltip_text(artistButton, "All albums by \(album.artist)")
-        Gtk.setAccessibleLabel(artistButton, "All albums by \(album.artist)")
+        gtk_widget_set_tooltip_text(artistButton, L10n.tr("All albums by %@", album.artist))
+        Gtk.setAccessibleLabel(artistButton, L10n.tr("All albums by %@", album.artist))
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)
         review.show(state.review, canGenerate: store.canGenerateReviews)

@@ -70,7 +70,7 @@ final class AlbumGridView {
         gtk_grid_view_set_max_columns(crate_grid_view(gridView), 12)
         gtk_grid_view_set_min_columns(crate_grid_view(gridView), 1)
         gtk_widget_add_css_class(gridView, "album-grid")
-        Gtk.setAccessibleLabel(gridView, "Albums in your crate")
+        Gtk.setAccessibleLabel(gridView, L10n.tr("Albums in your crate"))
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), gridView)
         gtk_widget_set_vexpand(widget, 1)

@@ -38,8 +38,8 @@ final class ArtistPage {
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(bar, 12) }
         gtk_widget_set_margin_top(bar, 8)
         gtk_widget_set_margin_bottom(bar, 4)
-        backButton = Gtk.iconButton("go-previous-symbolic", label: "Back (Esc)")
-        gtk_widget_set_tooltip_text(backButton, "Back (Esc)")
+        backButton = Gtk.iconButton("go-previous-symbolic", label: L10n.tr("Back (Esc)"))
+        gtk_widget_set_tooltip_text(backButton, L10n.tr("Back (Esc)"))
         gtk_widget_set_valign(backButton, GTK_ALIGN_CENTER)
         let titles = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         gtk_widget_set_hexpand(titles, 1)
@@ -62,7 +62,7 @@ final class ArtistPage {
         gtk_widget_add_css_class(candidateList, "boxed-list")
         let chooser = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { margin(chooser, 12) }
-        let prompt = Gtk.label("Several artists have this name. Which one do you mean?", classes: ["heading"])
+        let prompt = Gtk.label(L10n.tr("Several artists have this name. Which one do you mean?"), classes: ["heading"])
         Gtk.wrap(prompt)
         Gtk.append(chooser, prompt)
         Gtk.append(chooser, candidateList)
@@ -107,15 +107,15 @@ final class ArtistPage {
 
     func show(_ state: ArtistPageState) {
         artistName = state.title ?? ""
-        Gtk.setText(titleLabel, state.title ?? "Artist")
+        Gtk.setText(titleLabel, state.title ?? L10n.tr("Artist"))
         let busy = state.phase == .searching || state.phase == .loading || state.isFetching
         if busy { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
         var subtitle: [String] = []
         if let disambiguation = state.catalogue?.disambiguation, !disambiguation.isEmpty { subtitle.append(disambiguation) }
         if let catalogue = state.catalogue {
             let count = catalogue.releaseGroups.count
-            subtitle.append(count == 1 ? "1 release" : "\(count) releases")
-            if state.isFetching, catalogue.total > count { subtitle.append("loading \(catalogue.total - count) more") }
+            subtitle.append(L10n.plural("%@ release", "%@ releases", count, count))
+            if state.isFetching, catalogue.total > count { subtitle.append(L10n.tr("loading %@ more", catalogue.total - count)) }
         }
         Gtk.setText(subtitleLabel, subtitle.joined(separator: " · "))
         gtk_widget_set_visible(subtitleLabel, subtitle.isEmpty ? 0 : 1)
@@ -129,14 +129,14 @@ final class ArtistPage {
             showCandidates(state.candidates)
             gtk_stack_set_visible_child_name(crate_stack(stack), "choose")
         case .failed(let text):
-            message.update(title: "Crate cannot show this artist", detail: text)
+            message.update(title: L10n.tr("Crate cannot show this artist"), detail: text)
             gtk_stack_set_visible_child_name(crate_stack(stack), "message")
         case .loaded:
             let catalogue = state.catalogue
             showCatalogue(catalogue)
             if catalogue?.releaseGroups.isEmpty ?? true {
-                message.update(title: state.isFetching ? "Loading the albums" : "No albums or EPs",
-                               detail: state.isFetching ? "MusicBrainz is sending this artist's releases." : "MusicBrainz lists no albums or EPs for this artist.")
+                message.update(title: state.isFetching ? L10n.tr("Loading the albums") : L10n.tr("No albums or EPs"),
+                               detail: state.isFetching ? L10n.tr("MusicBrainz is sending this artist's releases.") : L10n.tr("MusicBrainz lists no albums or EPs for this artist."))
                 gtk_stack_set_visible_child_name(crate_stack(stack), state.isFetching ? "loading" : "message")
             } else {
                 gtk_stack_set_visible_child_name(crate_stack(stack), "catalogue")
@@ -164,14 +164,14 @@ final class ArtistPage {
             let box = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
             for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { margin(box, 10) }
             let name = Gtk.label(candidate.name, classes: ["heading"])
-            let details = Gtk.label(candidate.details.isEmpty ? "No details on MusicBrainz" : candidate.details, classes: ["dim-label", "caption"])
+            let details = Gtk.label(candidate.details.isEmpty ? L10n.tr("No details on MusicBrainz") : candidate.details, classes: ["dim-label", "caption"])
             Gtk.wrap(details)
             Gtk.append(box, name)
             Gtk.append(box, details)
             let row = gtk_list_box_row_new()!
             gtk_list_box_row_set_child(crate_list_box_row(row), box)
             gtk_list_box_row_set_activatable(crate_list_box_row(row), 1)
-            Gtk.setAccessibleLabel(row, candidate.details.isEmpty ? candidate.name : "\(candidate.name), \(candidate.details)")
+            Gtk.setAccessibleLabel(row, candidate.details.isEmpty ? candidate.name : L10n.tr("%@, %@", candidate.name, candidate.details))
             gtk_list_box_append(crate_list_box(candidateList), row)
             return row
         }
@@ -185,7 +185,7 @@ final class ArtistPage {
         sectionTiles = []
         guard let catalogue else { return }
         for (section, entries) in catalogue.sections {
-            let heading = Gtk.label("\(section.title) · \(entries.count)", classes: ["heading"])
+            let heading = Gtk.label(L10n.tr("%@ · %@", section.title, entries.count), classes: ["heading"])
             gtk_widget_set_margin_top(heading, 8)
             Gtk.append(sectionsBox, heading)
             let flow = gtk_flow_box_new()!

@@ -27,7 +27,7 @@ final class ArtistTileView {
         gtk_widget_add_css_class(picture, "album-artwork")
         gtk_widget_add_css_class(picture, "artwork-missing")
         let title = Gtk.label(entry.title, classes: ["album-title"])
-        var details = [entry.year ?? "No date"]
+        var details = [entry.year ?? L10n.tr("No date")]
         if let type = entry.primaryType { details.append(type) }
         details.append(contentsOf: entry.secondaryTypes)
         let year = Gtk.label(details.joined(separator: " · "), classes: ["dim-label", "caption"])
@@ -45,7 +45,7 @@ final class ArtistTileView {
         Gtk.append(widget, clamp)
         Gtk.append(widget, title)
         Gtk.append(widget, year)
-        Gtk.setAccessibleLabel(widget, "\(entry.title), \(entry.year ?? "no date")")
+        Gtk.setAccessibleLabel(widget, L10n.tr("%@, %@", entry.title, entry.year ?? L10n.tr("no date")))
         GObjectScope.of(widget).connect(widget, "map") { [weak self] in self?.requestCover() }
     }
 

@@ -39,7 +39,7 @@ final class ArtworkView {
         let icon = gtk_image_new_from_icon_name("image-missing-symbolic")!
         gtk_image_set_pixel_size(crate_image(icon), 48)
         gtk_widget_set_valign(placeholder, GTK_ALIGN_FILL)
-        let text = Gtk.label("Album art unavailable", xalign: 0.5)
+        let text = Gtk.label(L10n.tr("Album art unavailable"), xalign: 0.5)
         let inner = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8)
         gtk_widget_set_valign(inner, GTK_ALIGN_CENTER)
         gtk_widget_set_vexpand(inner, 1)
@@ -72,7 +72,7 @@ final class ArtworkView {
             gtk_widget_set_visible(band, 0)
         }
         let path = album.artworkStatus == .available ? album.artworkURL(in: TextureCache.artworkDirectory)?.path : nil
-        Gtk.setAccessibleLabel(picture, "Cover of \(album.title)")
+        Gtk.setAccessibleLabel(picture, L10n.tr("Cover of %@", album.title))
         guard path != shownPath || path == nil else { return }
         shownPath = path
         gtk_picture_set_paintable(crate_picture(picture), nil)

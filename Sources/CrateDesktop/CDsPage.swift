@@ -14,8 +14,8 @@ final class CDsPage {
     private let discList: UnsafeMutablePointer<GtkWidget>
     private let missingHeading: UnsafeMutablePointer<GtkWidget>
     private let missingList: UnsafeMutablePointer<GtkWidget>
-    private let empty = EmptyStateView(icon: "media-optical-symbolic", title: "No CDs playlist",
-                                       detail: "Put a playlist named CDs (CDs.m3u, CDs.m3u8 or CDs.xspf) in your music folder: every album it names becomes a disc in your wallet.")
+    private let empty = EmptyStateView(icon: "media-optical-symbolic", title: L10n.tr("No CDs playlist"),
+                                       detail: L10n.tr("Put a playlist named CDs (CDs.m3u, CDs.m3u8 or CDs.xspf) in your music folder: every album it names becomes a disc in your wallet."))
     /// Play pressed on a disc: its crate album id.
     var onPlay: ((Int64) -> Void)?
     /// "Add to Crate" pressed on a disc that is not in the crate: its disc id.
@@ -36,13 +36,13 @@ final class CDsPage {
         let top = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
         let titles = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
         gtk_widget_set_hexpand(titles, 1)
-        Gtk.append(titles, Gtk.label("CD Wallet", classes: ["title-2"]))
+        Gtk.append(titles, Gtk.label(L10n.tr("CD Wallet"), classes: ["title-2"]))
         summary = Gtk.label("", classes: ["dim-label"])
         Gtk.wrap(summary)
         Gtk.append(titles, summary)
         Gtk.append(top, titles)
-        let diagnostics = gtk_button_new_with_mnemonic("_Diagnostics")!
-        gtk_widget_set_tooltip_text(diagnostics, "Music folders, formats and the CDs playlist (Ctrl+Shift+D)")
+        let diagnostics = gtk_button_new_with_mnemonic(L10n.tr("_Diagnostics"))!
+        gtk_widget_set_tooltip_text(diagnostics, L10n.tr("Music folders, formats and the CDs playlist (Ctrl+Shift+D)"))
         gtk_widget_set_valign(diagnostics, GTK_ALIGN_START)
         Gtk.append(top, diagnostics)
         Gtk.append(content, top)
@@ -50,10 +50,10 @@ final class CDsPage {
         discList = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(crate_list_box(discList), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(discList, "boxed-list")
-        Gtk.setAccessibleLabel(discList, "Discs in the wallet")
+        Gtk.setAccessibleLabel(discList, L10n.tr("Discs in the wallet"))
         Gtk.append(content, discList)
 
-        missingHeading = Gtk.label("Not in your music folder", classes: ["heading"])
+        missingHeading = Gtk.label(L10n.tr("Not in your music folder"), classes: ["heading"])
         gtk_widget_set_margin_top(missingHeading, 12)
         Gtk.append(content, missingHeading)
         missingList = gtk_list_box_new()!
@@ -78,7 +78,7 @@ final class CDsPage {
         let emptyBox = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
         gtk_widget_set_valign(emptyBox, GTK_ALIGN_CENTER)
         Gtk.append(emptyBox, empty.widget)
-        let emptyDiagnostics = gtk_button_new_with_mnemonic("Show _Diagnostics")!
+        let emptyDiagnostics = gtk_button_new_with_mnemonic(L10n.tr("Show _Diagnostics"))!
         gtk_widget_set_halign(emptyDiagnostics, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(emptyDiagnostics, "pill")
         Gtk.append(emptyBox, emptyDiagnostics)
@@ -103,13 +103,13 @@ final class CDsPage {
         case .loading:
             gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
         case .failed(let message):
-            empty.update(title: "The wallet could not be read", detail: message)
+            empty.update(title: L10n.tr("The wallet could not be read"), detail: message)
             TestEvents.note("cds failed \(message)")
             gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
         case .loaded:
             guard let wallet = state.wallet else { return }
             if wallet.playlist == nil {
-                empty.update(title: "No CDs playlist", detail: wallet.choice + " Every album a CDs playlist names becomes a disc in your wallet.")
+                empty.update(title: L10n.tr("No CDs playlist"), detail: L10n.tr("%@ Every album a CDs playlist names becomes a disc in your wallet.", wallet.choice))
                 gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
                 shown = wallet
                 TestEvents.note("cds shown discs=0 unresolved=0 playlist=none")
@@ -125,8 +125,8 @@ final class CDsPage {
     private func fill(_ wallet: CDWallet) {
         let discs = wallet.discs.count
         let playlistName = wallet.playlist.map { PathBytes.displayName($0.path) } ?? ""
-        let discText = discs == 1 ? "1 disc" : "\(discs) discs"
-        Gtk.setText(summary, "\(discText) from \(playlistName)")
+        let discText = L10n.plural("%@ disc", "%@ discs", discs, discs)
+        Gtk.setText(summary, L10n.tr("%@ from %@", discText, playlistName))
         Self.removeRows(discList)
         Self.removeRows(missingList)
         playButtons = []
@@ -159,22 +159,22 @@ final class CDsPage {
         Gtk.wrap(title)
         let artist = Gtk.label(disc.artist)
         Gtk.wrap(artist)
-        var details = disc.trackCount == 1 ? "1 track" : "\(disc.trackCount) tracks"
-        if disc.discCount > 1 { details = "\(disc.discCount) discs · " + details }
-        if disc.crateAlbumID == nil { details += " · not in your crate" }
+        var details = L10n.plural("%@ track", "%@ tracks", disc.trackCount, disc.trackCount)
+        if disc.discCount > 1 { details = L10n.tr("%@ discs · %@", disc.discCount, details) }
+        if disc.crateAlbumID == nil { details = L10n.tr("%@ · not in your crate", details) }
         let detail = Gtk.label(details, classes: ["dim-label", "caption"])
         Gtk.wrap(detail)
         for label in [title, artist, detail] { Gtk.append(text, label) }
         Gtk.append(row, text)
         if let id = disc.crateAlbumID {
-            let play = Gtk.iconButton("media-playback-start-symbolic", label: "Play \(disc.title)")
+            let play = Gtk.iconButton("media-playback-start-symbolic", label: L10n.tr("Play %@", disc.title))
             gtk_widget_add_css_class(play, "circular")
             gtk_widget_set_valign(play, GTK_ALIGN_CENTER)
             GObjectScope.of(play).connect(play, "clicked") { [weak self] in self?.onPlay?(id) }
             Gtk.append(row, play)
             playButtons.append((id, play))
         } else {
-            let add = Gtk.iconButton("list-add-symbolic", label: "Add \(disc.title) to the crate")
+            let add = Gtk.iconButton("list-add-symbolic", label: L10n.tr("Add %@ to the crate", disc.title))
             gtk_widget_add_css_class(add, "circular")
             gtk_widget_set_valign(add, GTK_ALIGN_CENTER)
             let discID = disc.id
@@ -191,7 +191,7 @@ final class CDsPage {
         gtk_widget_set_margin_end(row, 12)
         let name = Gtk.label(entry.text)
         Gtk.wrap(name)
-        let reason = Gtk.label("Line \(entry.line): \(entry.problem ?? "not resolved")", classes: ["dim-label", "caption"])
+        let reason = Gtk.label(L10n.tr("Line %@: %@", entry.line, entry.problem ?? L10n.tr("not resolved")), classes: ["dim-label", "caption"])
         Gtk.wrap(reason)
         Gtk.append(row, name)
         Gtk.append(row, reason)

@@ -20,7 +20,7 @@ final class CandidateList {
     var onShown: ((UnsafeMutablePointer<GtkWidget>) -> Void)?
 
     init() {
-        widget = gtk_expander_new("Not this album?")!
+        widget = gtk_expander_new(L10n.tr("Not this album?"))!
         list = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(crate_list_box(list), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(list, "boxed-list")
@@ -67,7 +67,7 @@ final class CandidateList {
             let row = gtk_list_box_row_new()!
             gtk_list_box_row_set_activatable(crate_list_box_row(row), 1)
             gtk_widget_add_css_class(row, "candidate-row")
-            gtk_widget_set_tooltip_text(row, "Switch to this album")
+            gtk_widget_set_tooltip_text(row, L10n.tr("Switch to this album"))
             let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
             gtk_widget_set_margin_top(box, 6)
             gtk_widget_set_margin_bottom(box, 6)
@@ -86,7 +86,7 @@ final class CandidateList {
             // Plain text: from MusicBrainz.
             let title = Gtk.label(album.title, classes: ["heading"])
             let year = album.year.map { " · \($0)" } ?? ""
-            let artist = Gtk.label("\(album.artist)\(year)", classes: ["dim-label", "caption"])
+            let artist = Gtk.label(album.artist + year, classes: ["dim-label", "caption"])
             for label in [title, artist] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }
             Gtk.append(text, title)
             Gtk.append(text, artist)
@@ -96,7 +96,7 @@ final class CandidateList {
             gtk_widget_add_css_class(arrow, "dim-label")
             for child in [picture, text, score, arrow] { Gtk.append(box, child) }
             gtk_list_box_row_set_child(crate_list_box_row(row), box)
-            Gtk.setAccessibleLabel(row, "Switch to \(album.title) by \(album.artist), \(Self.scoreText(candidate.score))")
+            Gtk.setAccessibleLabel(row, L10n.tr("Switch to %@ by %@, %@", album.title, album.artist, Self.scoreText(candidate.score)))
             gtk_list_box_append(crate_list_box(list), row)
             loadThumbnail(of: album, into: picture, generation: current)
         }
@@ -112,8 +112,8 @@ final class CandidateList {
 
     /// "87 % match", or for the album the scan first found (offered back, unscored) "First answer".
     static func scoreText(_ score: Double?) -> String {
-        guard let score else { return "First answer" }
-        return "\(Int((score * 100).rounded())) % match"
+        guard let score else { return L10n.tr("First answer") }
+        return L10n.tr("%@ %% match", Int((score * 100).rounded()))
     }
 
     private func loadThumbnail(of album: Album, into picture: UnsafeMutablePointer<GtkWidget>, generation: Int) {

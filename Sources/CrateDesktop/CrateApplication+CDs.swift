@@ -20,7 +20,7 @@ extension CrateApplication {
             AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
         })
         window.attachCDs(store, playerText: Self.describePlayer(player, problem: playerProblem)) { [weak self] in
-            self?.mpris?.statusText ?? "Not started"
+            self?.mpris?.statusText ?? L10n.tr("Not started")
         }
     }
 
@@ -28,10 +28,10 @@ extension CrateApplication {
         let environment = ProcessInfo.processInfo.environment
         if player is GStreamerPlayer {
             let sink = environment["CRATE_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
-            return "GStreamer, gapless (sink: \(sink.map { "\($0), from CRATE_AUDIO_SINK" } ?? "the default audio device"))"
+            return L10n.tr("GStreamer, gapless (sink: %@)", sink.map { L10n.tr("%@, from CRATE_AUDIO_SINK", $0) } ?? L10n.tr("the default audio device"))
         }
-        if let problem { return "Simulated (no sound): GStreamer could not start. \(problem)" }
-        return "Simulated (no sound): CRATE_PLAYER=log"
+        if let problem { return L10n.tr("Simulated (no sound): GStreamer could not start. %@", problem) }
+        return L10n.tr("Simulated (no sound): CRATE_PLAYER=log")
     }
 
     /// Preferences' Music page; a change of folders re-indexes them and moves the watches.

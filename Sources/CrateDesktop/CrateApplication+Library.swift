@@ -86,7 +86,7 @@ extension CrateApplication {
 
     func presentPreferences() {
         guard let model else {
-            window?.banner.show("Preferences are unavailable until the library opens.", isError: true)
+            window?.banner.show(L10n.tr("Preferences are unavailable until the library opens."), isError: true)
             return
         }
         let store = model.makePreferences()

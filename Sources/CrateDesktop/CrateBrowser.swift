@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// The crate page: the album grid (or its empty, no-results and loading pages) beside the detail
 /// pane, in an `AdwLeaflet`.
@@ -41,7 +42,7 @@ final class CrateBrowser {
         // The pane goes in an overlay with a close button over its top corner while it is beside
         // the grid (folded, the header bar's back button does this).
         detailPage = gtk_overlay_new()!
-        closeButton = Gtk.iconButton("window-close-symbolic", label: "Close the album (Esc)")
+        closeButton = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Close the album (Esc)"))
         gtk_widget_add_css_class(closeButton, "circular")
         gtk_widget_add_css_class(closeButton, "detail-close")
         gtk_widget_set_halign(closeButton, GTK_ALIGN_END)

@@ -17,7 +17,7 @@ final class DiagnosticsPage {
 
     init(store: CDsStore) {
         let window = adw_window_new()!
-        gtk_window_set_title(crate_window(window), "Diagnostics")
+        gtk_window_set_title(crate_window(window), L10n.tr("Diagnostics"))
         gtk_window_set_default_size(crate_window(window), 640, 720)
         widget = window
         content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
@@ -32,7 +32,7 @@ final class DiagnosticsPage {
         gtk_scrolled_window_set_child(crate_scrolled_window(scroller), clamp)
         gtk_widget_set_vexpand(scroller, 1)
         let header = adw_header_bar_new()!
-        let refresh = Gtk.iconButton("view-refresh-symbolic", label: "Read the music folders again")
+        let refresh = Gtk.iconButton("view-refresh-symbolic", label: L10n.tr("Read the music folders again"))
         adw_header_bar_pack_start(crate_adw_header_bar(header), refresh)
         let box = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(box, header)
@@ -56,7 +56,7 @@ final class DiagnosticsPage {
         while let child = gtk_widget_get_first_child(content) { gtk_box_remove(crate_box(content), child) }
         switch state.phase {
         case .loading:
-            line("Reading the music folders…")
+            line(L10n.tr("Reading the music folders…"))
             return
         case .failed(let message):
             line(message)
@@ -65,44 +65,44 @@ final class DiagnosticsPage {
             break
         }
         guard let diagnostics = state.diagnostics else { return }
-        section("Music folders")
+        section(L10n.tr("Music folders"))
         for folder in diagnostics.folders {
-            line(PathBytes.displayName(folder.path), detail: folder.exists ? "found" : "not found: choose another folder in Preferences")
+            line(PathBytes.displayName(folder.path), detail: folder.exists ? L10n.tr("found") : L10n.tr("not found: choose another folder in Preferences"))
         }
         let counts = diagnostics.counts
-        line("\(counts.files) files", detail: "\(counts.tracks) tracks in \(counts.albums) albums, \(counts.unreadable) unreadable")
+        line(L10n.plural("%@ file", "%@ files", counts.files, counts.files), detail: L10n.tr("%@ tracks in %@ albums, %@ unreadable", counts.tracks, counts.albums, counts.unreadable))
 
-        section("Crate albums and files")
-        line("\(diagnostics.matchedCount) matched", detail: "\(diagnostics.unmatched.count) with no files, \(diagnostics.ambiguous.count) ambiguous")
+        section(L10n.tr("Crate albums and files"))
+        line(L10n.tr("%@ matched", diagnostics.matchedCount), detail: L10n.tr("%@ with no files, %@ ambiguous", diagnostics.unmatched.count, diagnostics.ambiguous.count))
         for album in diagnostics.ambiguous {
-            line("Ambiguous: \(album.artist) — \(album.title)", detail: "Several folders match; none is guessed: " + album.folders.joined(separator: "; "))
+            line(L10n.tr("Ambiguous: %@ — %@", album.artist, album.title), detail: L10n.tr("Several folders match; none is guessed: %@", album.folders.joined(separator: "; ")))
         }
         for album in diagnostics.unmatched.prefix(50) {
-            line("Not in your music folder: \(album.artist) — \(album.title)")
+            line(L10n.tr("Not in your music folder: %@ — %@", album.artist, album.title))
         }
-        if diagnostics.unmatched.count > 50 { line("… and \(diagnostics.unmatched.count - 50) more") }
+        if diagnostics.unmatched.count > 50 { line(L10n.tr("… and %@ more", diagnostics.unmatched.count - 50)) }
 
-        section("Playback")
-        line("Player", detail: playerText())
-        line("MPRIS", detail: mprisText())
+        section(L10n.tr("Playback"))
+        line(L10n.tr("Player"), detail: playerText())
+        line(L10n.tr("MPRIS"), detail: mprisText())
         for format in diagnostics.formats {
             if format.isAvailable {
-                line(format.format, detail: "plays")
+                line(format.format, detail: L10n.tr("plays"))
             } else {
-                line(format.format, detail: "Install \(format.package) (missing \(format.missing.joined(separator: ", ")))")
+                line(format.format, detail: L10n.tr("Install %@ (missing %@)", format.package, format.missing.joined(separator: ", ")))
             }
         }
 
-        section("CDs playlist")
+        section(L10n.tr("CDs playlist"))
         let wallet = diagnostics.wallet
-        line(wallet.playlist.map { PathBytes.displayName($0.path) } ?? "None", detail: wallet.choice)
+        line(wallet.playlist.map { PathBytes.displayName($0.path) } ?? L10n.tr("None"), detail: wallet.choice)
         for candidate in wallet.candidates where candidate != wallet.playlist {
-            line("Also found: \(PathBytes.displayName(candidate.path))", detail: "\(candidate.itemCount) entries")
+            line(L10n.tr("Also found: %@", PathBytes.displayName(candidate.path)), detail: L10n.tr("%@ entries", candidate.itemCount))
         }
         if wallet.playlist != nil {
-            line("\(wallet.resolvedCount) entries resolved, \(wallet.unresolvedCount) unresolved", detail: "\(wallet.discs.count) discs")
+            line(L10n.tr("%@ entries resolved, %@ unresolved", wallet.resolvedCount, wallet.unresolvedCount), detail: L10n.tr("%@ discs", wallet.discs.count))
             for entry in wallet.entries.prefix(200) {
-                line("\(entry.line). \(entry.text)", detail: entry.problem.map { "unresolved: \($0)" } ?? "resolved")
+                line(L10n.tr("%@. %@", entry.line, entry.text), detail: entry.problem.map { L10n.tr("unresolved: %@", $0) } ?? L10n.tr("resolved"))
             }
         }
         TestEvents.note("diagnostics shown folders=\(diagnostics.folders.count) files=\(counts.files) formats=\(diagnostics.formats.filter(\.isAvailable).count)/\(diagnostics.formats.count) playlist=\(wallet.playlist == nil ? "none" : "found")")

@@ -19,7 +19,7 @@ final class DiscogsLinkButton {
         let icon = gtk_image_new_from_icon_name("web-browser-symbolic")!
         let labels = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         // Plain text throughout: the score and the URL came from the network.
-        let title = Gtk.label("View on Discogs", xalign: 0)
+        let title = Gtk.label(L10n.tr("View on Discogs"), xalign: 0)
         scoreLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0)
         Gtk.append(labels, title)
         Gtk.append(labels, scoreLabel)
@@ -39,8 +39,8 @@ final class DiscogsLinkButton {
         }
         Gtk.setText(scoreLabel, match)
         // A tooltip is plain text here (never markup): the URL is the network's.
-        gtk_widget_set_tooltip_text(widget, "\(page.absoluteString) (\(match))")
-        Gtk.setAccessibleLabel(widget, "View on Discogs, \(match)")
+        gtk_widget_set_tooltip_text(widget, L10n.tr("%@ (%@)", page.absoluteString, match))
+        Gtk.setAccessibleLabel(widget, L10n.tr("View on Discogs, %@", match))
         gtk_widget_set_visible(widget, 1)
         if TestEvents.isEnabled, let root = gtk_widget_get_root(widget) {
             TestEvents.emit("discogs-link \(match) \(page.absoluteString)")

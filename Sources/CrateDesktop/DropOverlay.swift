@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// Covers the window while an image is dragged over it: "Drop a cover photo to scan".
 @MainActor
@@ -15,7 +16,7 @@ final class DropOverlay {
         gtk_image_set_pixel_size(crate_image(icon), 96)
         gtk_widget_set_valign(icon, GTK_ALIGN_END)
         gtk_widget_set_vexpand(icon, 1)
-        let label = Gtk.label("Drop a cover photo to scan", classes: ["title-1"], xalign: 0.5)
+        let label = Gtk.label(L10n.tr("Drop a cover photo to scan"), classes: ["title-1"], xalign: 0.5)
         gtk_widget_set_valign(label, GTK_ALIGN_START)
         gtk_widget_set_vexpand(label, 1)
         Gtk.append(inner, icon)

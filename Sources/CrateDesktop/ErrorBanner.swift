@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// The red banner that slides down with a scan failure ("Unable to identify this cover art")
 /// and dismisses itself after 3 seconds.
@@ -46,5 +47,5 @@ final class ErrorBanner {
 
 /// Screen readers announce an alert role when the banner appears.
 private func gtk_accessible_set_role_alert(_ widget: UnsafeMutablePointer<GtkWidget>) {
-    Gtk.setAccessibleLabel(widget, "Scan error")
+    Gtk.setAccessibleLabel(widget, L10n.tr("Scan error"))
 }

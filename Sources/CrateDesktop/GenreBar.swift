@@ -27,12 +27,12 @@ final class GenreBar {
     init() {
         genresRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         wallPill = Self.pill("Wall")
-        Gtk.setAccessibleLabel(wallPill, "The Crate Wall")
+        Gtk.setAccessibleLabel(wallPill, L10n.tr("The Crate Wall"))
         Gtk.append(genresRow, wallPill)
 
         subsRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-        dismissButton = Gtk.iconButton("window-close-symbolic", label: "Back to the wall")
-        gtk_widget_set_tooltip_text(dismissButton, "Back to the wall")
+        dismissButton = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Back to the wall"))
+        gtk_widget_set_tooltip_text(dismissButton, L10n.tr("Back to the wall"))
         gtk_widget_add_css_class(dismissButton, "circular")
         gtk_widget_add_css_class(dismissButton, "genre-dismiss")
         nameLabel = Gtk.label("", classes: ["heading", "genre-name"])
@@ -60,7 +60,7 @@ final class GenreBar {
         gtk_scrolled_window_set_policy(crate_scrolled_window(widget), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
         gtk_scrolled_window_set_propagate_natural_height(crate_scrolled_window(widget), 1)
         gtk_widget_set_vexpand(widget, 0)
-        Gtk.setAccessibleLabel(widget, "Genres")
+        Gtk.setAccessibleLabel(widget, L10n.tr("Genres"))
 
         let scope = GObjectScope.of(widget)
         scope.connect(wallPill, "clicked") { [weak self] in

@@ -12,8 +12,8 @@ final class GenreFeedPage {
     private let statusLabel: UnsafeMutablePointer<GtkWidget>
     private let flow: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
-    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: "Gathering albums",
-                                       detail: "Crate is looking for albums of this genre in your listening, recommendations, charts and new releases.")
+    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Gathering albums"),
+                                       detail: L10n.tr("Crate is looking for albums of this genre in your listening, recommendations, charts and new releases."))
     private var tiles: [WallTileView] = []
     private var shownTiles: [WallTile] = []
     private var shownIDs: [MBID] = []
@@ -87,7 +87,7 @@ final class GenreFeedPage {
                 if signals[missing.reason] == nil { reasons.append(missing.reason) }
                 signals[missing.reason, default: []].append(missing.signal.title)
             }
-            notes.append("Without " + reasons.map { "\(WallPage.joined(signals[$0] ?? [])) (\(Self.clause($0)))" }.joined(separator: "; ") + ".")
+            notes.append(L10n.tr("Without %@.", reasons.map { "\(WallPage.joined(signals[$0] ?? [])) (\(Self.clause($0)))" }.joined(separator: "; ")))
         }
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
@@ -103,9 +103,9 @@ final class GenreFeedPage {
         for tile in tiles { tile.show(rating: ratings[tile.releaseGroupID]) }
         if wanted.isEmpty {
             if state.phase == .loading {
-                empty.update(title: "Gathering albums", detail: "Crate is looking for \(title) albums in your listening, recommendations, charts and new releases.")
+                empty.update(title: L10n.tr("Gathering albums"), detail: L10n.tr("Crate is looking for %@ albums in your listening, recommendations, charts and new releases.", title))
             } else {
-                empty.update(title: "No albums here yet", detail: state.message ?? "Nothing found for \(title).")
+                empty.update(title: L10n.tr("No albums here yet"), detail: state.message ?? L10n.tr("Nothing found for %@.", title))
             }
         }
         gtk_stack_set_visible_child_name(crate_stack(stack), wanted.isEmpty ? "empty" : "tiles")

@@ -19,6 +19,16 @@ enum Gtk {
         gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD_CHAR)
     }
 
+    /// Sets a button's text and lets it wrap within `maxChars` (a longer translation must not
+    /// widen a 360 px window).
+    static func setWrappingLabel(_ button: UnsafeMutablePointer<GtkWidget>, _ text: String, maxChars: Int32 = 18) {
+        gtk_button_set_label(crate_button(button), text)
+        guard let child = gtk_button_get_child(crate_button(button)) else { return }
+        wrap(child)
+        gtk_label_set_max_width_chars(crate_label(child), maxChars)
+        gtk_label_set_justify(crate_label(child), GTK_JUSTIFY_CENTER)
+    }
+
     static func setText(_ label: UnsafeMutablePointer<GtkWidget>, _ text: String) {
         gtk_label_set_text(crate_label(label), text)
     }

@@ -34,7 +34,7 @@ final class HistoryListView {
         let factory = gtk_signal_list_item_factory_new()!
         listView = gtk_list_view_new(selection, factory)!
         gtk_widget_add_css_class(listView, "history-list")
-        Gtk.setAccessibleLabel(listView, "Scan history")
+        Gtk.setAccessibleLabel(listView, L10n.tr("Scan history"))
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(widget), listView)
         gtk_widget_set_vexpand(widget, 1)

@@ -71,10 +71,10 @@ final class HistoryRow {
         gtk_image_set_pixel_size(crate_image(problemIcon), 24)
         gtk_widget_set_size_request(problemIcon, 48, 48)
         gtk_widget_add_css_class(problemIcon, "history-problem-icon")
-        retryButton = gtk_button_new_with_mnemonic("_Retry")!
+        retryButton = gtk_button_new_with_mnemonic(L10n.tr("_Retry"))!
         let remove = gtk_button_new_from_icon_name("user-trash-symbolic")!
-        gtk_widget_set_tooltip_text(remove, "Remove this photo from History")
-        Gtk.setAccessibleLabel(remove, "Remove")
+        gtk_widget_set_tooltip_text(remove, L10n.tr("Remove this photo from History"))
+        Gtk.setAccessibleLabel(remove, L10n.tr("Remove"))
         actions = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         gtk_widget_set_valign(actions, GTK_ALIGN_CENTER)
         Gtk.append(actions, retryButton)
@@ -100,10 +100,10 @@ final class HistoryRow {
         Gtk.setText(titleLabel, photo.name)
         Gtk.setText(artistLabel, photo.reason)
         gtk_widget_set_tooltip_text(artistLabel, photo.reason)
-        Gtk.setText(dateLabel, photo.waits ? "Waiting" : "Not scanned")
-        gtk_button_set_label(crate_button(retryButton), photo.waits ? "Try _Now" : "_Retry")
+        Gtk.setText(dateLabel, photo.waits ? L10n.tr("Waiting") : L10n.tr("Not scanned"))
+        gtk_button_set_label(crate_button(retryButton), photo.waits ? L10n.tr("Try _Now") : L10n.tr("_Retry"))
         gtk_button_set_use_underline(crate_button(retryButton), 1)
-        Gtk.setAccessibleLabel(widget, "\(photo.name), not scanned: \(photo.reason)")
+        Gtk.setAccessibleLabel(widget, L10n.tr("%@, not scanned: %@", photo.name, photo.reason))
     }
 
     /// The laid-out thumbnail (width, height); nil when hidden or not laid out (test events).
@@ -137,7 +137,7 @@ final class HistoryRow {
         Gtk.setText(titleLabel, entry.album.title)
         Gtk.setText(artistLabel, entry.album.artist)
         Gtk.setText(dateLabel, Self.dateFormatter.string(from: entry.scan.scannedAt))
-        Gtk.setAccessibleLabel(widget, "\(entry.album.title) by \(entry.album.artist), scanned \(Self.dateFormatter.string(from: entry.scan.scannedAt))")
+        Gtk.setAccessibleLabel(widget, L10n.tr("%@ by %@, scanned %@", entry.album.title, entry.album.artist, Self.dateFormatter.string(from: entry.scan.scannedAt)))
         // Loaded off the main thread through the shared, bounded cache.
         gtk_picture_set_paintable(crate_picture(thumbnail), nil)
         gtk_widget_add_css_class(thumbnail, "artwork-missing")

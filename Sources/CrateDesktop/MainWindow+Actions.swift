@@ -19,13 +19,15 @@ extension MainWindow {
             gtk_widget_grab_focus(self.searchEntry)
         }
         Actions.add(to: widget, "delete-scan") { [weak self] in self?.deleteSelectedScan() }
-        Actions.add(to: widget, "undo") { [weak self] in self?.undoLastDeletion() }
+        Actions.add(to: widget, "undo") { [weak self] in self?.undoLast() }
         // Context menus (see MainWindow+ContextMenus).
         Actions.addID(to: widget, "album-play") { [weak self] id in self?.play(albumID: id, track: nil) }
         Actions.addID(to: widget, "album-open") { [weak self] id in self?.openAlbum(id) }
         Actions.addID(to: widget, "album-not-this") { [weak self] id in self?.reconsiderAlbum(id) }
         Actions.addID(to: widget, "album-history") { [weak self] id in self?.showAlbumInHistory(id) }
         Actions.addID(to: widget, "album-artist") { [weak self] id in self?.showArtist(ofAlbum: id) }
+        Actions.addID(to: widget, "album-remove") { [weak self] id in self?.removeAlbum(id) }
+        Actions.addText(to: widget, "open-uri") { [weak self] uri in self?.openURI(uri) }
         Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.deleteScan(id) }
         Actions.addID(to: widget, "track-play") { [weak self] index in self?.detailPane?.playTrack(at: Int(index)) }
         Actions.addText(to: widget, "copy-text") { [weak self] text in self?.copyText(text) }
@@ -44,10 +46,10 @@ extension MainWindow {
     func makeHeaderBar() -> (header: UnsafeMutablePointer<GtkWidget>, switcherBar: UnsafeMutablePointer<GtkWidget>) {
         let header = adw_header_bar_new()!
         let bar = crate_adw_header_bar(header)
-        backButton = Gtk.iconButton("go-previous-symbolic", label: "Back to the crate (Esc)")
+        backButton = Gtk.iconButton("go-previous-symbolic", label: L10n.tr("Back to the crate (Esc)"))
         gtk_widget_set_visible(backButton, 0)
         adw_header_bar_pack_start(bar, backButton)
-        let scan = Gtk.iconButton("document-open-symbolic", label: "Scan a cover photo (Ctrl+O)", action: "win.scan")
+        let scan = Gtk.iconButton("document-open-symbolic", label: L10n.tr("Scan a cover photo (Ctrl+O)"), action: "win.scan")
         adw_header_bar_pack_start(bar, scan)
         // When the header is wide enough for the switcher (no subtitle then), the count sits here.
         let count = gtk_label_new(nil)!
@@ -59,7 +61,7 @@ extension MainWindow {
 
         let title = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
-        adw_view_switcher_title_set_title(crate_view_switcher_title(title), "Crate")
+        adw_view_switcher_title_set_title(crate_view_switcher_title(title), L10n.tr("Crate"))
         // Three pages make the switcher title's own minimum ~70 px, which held the whole window
         // at 365 px. Held in a scroller that scrolls nothing (external policy), it asks for no
         // minimum width; at 360 px it still gets the room for "Crate" and the album count.
@@ -73,17 +75,17 @@ extension MainWindow {
         let switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))
 
-        adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: "Main menu", items: [
+        adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: L10n.tr("Main menu"), items: [
             ("_Preferences", "app.preferences"),
-            ("_Keyboard Shortcuts", "app.shortcuts"),
+            (L10n.tr("_Keyboard Shortcuts"), "app.shortcuts"),
             ("_Diagnostics", "win.show-diagnostics"),
-            ("_About Crate", "app.about"),
+            (L10n.tr("_About Crate"), "app.about"),
             ("_Quit", "app.quit"),
         ]))
-        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: "Sort albums", items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [("_Reverse Order", "win.sort-reversed")])
+        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: L10n.tr("Sort albums"), items:
+            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [(L10n.tr("_Reverse Order"), "win.sort-reversed")])
         adw_header_bar_pack_end(bar, sort)
-        let search = Gtk.iconButton("system-search-symbolic", label: "Search the crate (Ctrl+F)", action: "win.search")
+        let search = Gtk.iconButton("system-search-symbolic", label: L10n.tr("Search the crate (Ctrl+F)"), action: "win.search")
         adw_header_bar_pack_end(bar, search)
         gridButtons = [sort, search]
 

@@ -67,7 +67,8 @@ extension MainWindow {
             if let position { historyList.select(position: position) }
             var undone = false
             undoToast?.dismiss()
-            undoToast = toasts.show("Deleted scan of “\(removed.album.title)”", button: "_Undo", action: { [weak self] in
+            lastUndoable = .scanDeletion
+            undoToast = toasts.show(L10n.tr("Deleted scan of “%@”", removed.album.title), button: L10n.tr("_Undo"), action: { [weak self] in
                 undone = true
                 self?.undoDeletion(of: removed)
             }, onDismiss: {

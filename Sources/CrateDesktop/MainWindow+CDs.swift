@@ -10,7 +10,7 @@ extension MainWindow {
         // The page and the store live as long as the page's widget.
         GObjectScope.of(page.widget).keepAlive(page)
         GObjectScope.of(page.widget).keepAlive(store)
-        let stackPage = adw_view_stack_add_titled(crate_view_stack(mainStack), page.widget, "cds", "CDs")
+        let stackPage = adw_view_stack_add_titled(crate_view_stack(mainStack), page.widget, "cds", L10n.tr("CDs"))
         adw_view_stack_page_set_icon_name(stackPage, "media-optical-cd-audio-symbolic")
 
         page.onPlay = { [weak self, weak store] id in

@@ -49,7 +49,7 @@ extension MainWindow {
     /// Files from a drop, the file chooser, the command line or a file manager.
     func receive(files: [String]) {
         guard let model else {
-            banner.show("Scanning is unavailable until the library opens.", isError: true)
+            banner.show(L10n.tr("Scanning is unavailable until the library opens."), isError: true)
             return
         }
         let temporaries = model.temporaryPhotos
@@ -71,7 +71,7 @@ extension MainWindow {
                     return [try PhotoImport.jpeg(from: handle.raw!, temporaries: temporaries)]
                 })
             } catch {
-                toasts.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? "This image could not be read.")
+                toasts.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? L10n.tr("This image could not be read."))
             }
         }
     }
@@ -88,7 +88,7 @@ extension MainWindow {
             if state.total > 1 {
                 // Part of a run: its summary says it.
             } else if let file {
-                toasts.show(Self.toastTitle(file: file, failure), button: "_Show", action: { [weak self] in self?.showPage("history") })
+                toasts.show(Self.toastTitle(file: file, failure), button: L10n.tr("_Show"), action: { [weak self] in self?.showPage("history") })
             } else {
                 toasts.show(failure.message)
             }
@@ -97,7 +97,7 @@ extension MainWindow {
         if let summary = state.summary, summary.run != shownSummaryRun {
             shownSummaryRun = summary.run
             if summary.hasProblems {
-                toasts.show(summary.text, button: "_Show", seconds: 8, action: { [weak self] in self?.showPage("history") })
+                toasts.show(summary.text, button: L10n.tr("_Show"), seconds: 8, action: { [weak self] in self?.showPage("history") })
             } else {
                 toasts.show(summary.text)
             }
@@ -108,13 +108,13 @@ extension MainWindow {
     static func toastTitle(file: URL, _ failure: ScanFailure) -> String {
         let name = file.lastPathComponent
         switch failure {
-        case .notIdentified: return "“\(name)” was not identified"
-        case .badImage: return "“\(name)” is not a photo Crate can read"
-        case .offline: return "No connection — “\(name)” will be scanned when it is back"
-        case .providerKey: return "“\(name)” needs an identification key (Preferences)"
-        case .mustWait: return "“\(name)” waits: a service asked for a pause"
-        case .budgetUsedUp: return "“\(name)” waits: this month's budget is used up (Preferences)"
-        case .other, .cancelled: return "“\(name)” could not be scanned"
+        case .notIdentified: return L10n.tr("“%@” was not identified", name)
+        case .badImage: return L10n.tr("“%@” is not a photo Crate can read", name)
+        case .offline: return L10n.tr("No connection — “%@” will be scanned when it is back", name)
+        case .providerKey: return L10n.tr("“%@” needs an identification key (Preferences)", name)
+        case .mustWait: return L10n.tr("“%@” waits: a service asked for a pause", name)
+        case .budgetUsedUp: return L10n.tr("“%@” waits: this month's budget is used up (Preferences)", name)
+        case .other, .cancelled: return L10n.tr("“%@” could not be scanned", name)
         }
     }
 
@@ -131,7 +131,7 @@ extension MainWindow {
     }
 
     private func chooseFiles() {
-        let chooser = gtk_file_chooser_native_new("Scan Cover Photos", crate_window(widget), GTK_FILE_CHOOSER_ACTION_OPEN, "_Scan", "_Cancel")!
+        let chooser = gtk_file_chooser_native_new(L10n.tr("Scan Cover Photos"), crate_window(widget), GTK_FILE_CHOOSER_ACTION_OPEN, L10n.tr("_Scan"), L10n.tr("_Cancel"))!
         let fileChooser = chooser
         gtk_file_chooser_set_select_multiple(fileChooser, 1)
         let filter = gtk_file_filter_new()!
@@ -170,7 +170,7 @@ extension MainWindow {
                 guard let window = weak.window else { return }
                 if let texture { window.receive(texture: texture) }
                 // Not an error: a quiet note, not the red banner.
-                else { window.toasts.show("The clipboard has no image to scan", seconds: 3) }
+                else { window.toasts.show(L10n.tr("The clipboard has no image to scan"), seconds: 3) }
             }
         }, box)
     }

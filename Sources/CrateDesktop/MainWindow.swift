@@ -54,17 +54,22 @@ final class MainWindow {
     var welcome: WelcomeView?
     /// The toast offering to undo the last history delete.
     var undoToast: ToastHandle?
+    /// The toast offering to undo the last "Remove from Crate".
+    var removalToast: ToastHandle?
+    /// What Ctrl+Z undoes: the newer of a history delete and an album removal.
+    var lastUndoable: Undoable?
+    enum Undoable { case scanDeletion, albumRemoval }
     /// The scan failure and run summary already shown as toasts (each is shown once).
     var shownScanFailure: ScanState.Phase?
     var shownSummaryRun = 0
     /// The query and sort the grid last showed: a new one starts at the top.
     var shownQuery: (query: String, sort: AlbumSort, reversed: Bool)?
     private let emptyState = EmptyStateView(
-        title: "Scan your first album to begin",
-        detail: "Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline."
+        title: L10n.tr("Scan your first album to begin"),
+        detail: L10n.tr("Crate identifies an album from a photo of its cover and keeps every album you meet here, even offline.")
     )
-    private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: "No albums found", detail: "Try another artist, title, label or genre.")
-    private let historyEmpty = EmptyStateView(icon: "document-open-recent-symbolic", title: "Scan your first album to begin", detail: "Every scan you make is listed here, newest first.")
+    private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: L10n.tr("No albums found"), detail: L10n.tr("Try another artist, title, label or genre."))
+    private let historyEmpty = EmptyStateView(icon: "document-open-recent-symbolic", title: L10n.tr("Scan your first album to begin"), detail: L10n.tr("Every scan you make is listed here, newest first."))
     var library: LibraryStore?
     var history: HistoryStore?
     var detail: AlbumDetailStore?
@@ -82,7 +87,7 @@ final class MainWindow {
 
     init(application: UnsafeMutablePointer<GtkApplication>) {
         widget = adw_application_window_new(application)!
-        gtk_window_set_title(crate_window(widget), "Crate")
+        gtk_window_set_title(crate_window(widget), L10n.tr("Crate"))
         gtk_window_set_default_size(crate_window(widget), 1180, 760)
         gtk_window_set_icon_name(crate_window(widget), CrateVersion.applicationID)
 
@@ -101,17 +106,17 @@ final class MainWindow {
         browser = CrateBrowser(grid: crateStack)
         wallBrowser = CrateBrowser(grid: genreArea.wrap(wallPage.widget))
         mainStack = adw_view_stack_new()!
-        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallBrowser.widget, "wall", "Wall")
+        let wall = adw_view_stack_add_titled(crate_view_stack(mainStack), wallBrowser.widget, "wall", L10n.tr("Wall"))
         adw_view_stack_page_set_icon_name(wall, "view-grid-symbolic")
-        let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", "Crate")
+        let cratePage = adw_view_stack_add_titled(crate_view_stack(mainStack), browser.widget, "crate", L10n.tr("Crate"))
         adw_view_stack_page_set_icon_name(cratePage, "media-optical-symbolic")
-        let historyPage = adw_view_stack_add_titled(crate_view_stack(mainStack), historyStack, "history", "History")
+        let historyPage = adw_view_stack_add_titled(crate_view_stack(mainStack), historyStack, "history", L10n.tr("History"))
         adw_view_stack_page_set_icon_name(historyPage, "document-open-recent-symbolic")
         // The window still opens on the crate (the UI tests start there); the wall is one click away.
         adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), "crate")
 
         searchEntry = gtk_search_entry_new()!
-        Gtk.setAccessibleLabel(searchEntry, "Search the crate")
+        Gtk.setAccessibleLabel(searchEntry, L10n.tr("Search the crate"))
         gtk_widget_set_hexpand(searchEntry, 1)
         // Up to 400 px wide, and narrower with the window (it fits at 360 px).
         let searchClamp = adw_clamp_new()!
@@ -217,8 +222,8 @@ final class MainWindow {
             let root = adw_application_window_get_content(crate_adw_application_window(widget))!
             // The header as it is below the switcher's width: the count label hides there.
             if let countLabel { gtk_widget_set_visible(countLabel, 0) }
-            notice.show("Crate found your library damaged and moved it aside to crate.sqlite.damaged-2026-11-23T09:00:00; a new, empty library was created.")
-            error.show("The playback service could not start the album because the track list of this album has not arrived yet.")
+            notice.show(L10n.tr("Crate found your library damaged and moved it aside to %@; a new, empty library was created.", "crate.sqlite.damaged-2026-11-23T09:00:00"))
+            error.show(L10n.tr("The playback service could not start the album because the track list of this album has not arrived yet."))
             TestEvents.reportMinimumWidths([("progress-card", progressView.card), ("notice-banner", notice.widget),
                                             ("error-banner", error.widget), ("window-content", overlay),
                                             ("header-bar", gtk_widget_get_first_child(root)!), ("switcher-bar", gtk_widget_get_last_child(root)!), ("switcher-title", switcherTitle!)])
@@ -280,7 +285,7 @@ final class MainWindow {
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).
     func showLibraryError(_ message: String) {
-        emptyState.update(title: "Crate cannot open your library", detail: message)
+        emptyState.update(title: L10n.tr("Crate cannot open your library"), detail: message)
         gtk_stack_set_visible_child_name(crate_stack(crateStack), "empty")
         banner.show(message, isError: true)
     }

@@ -23,7 +23,7 @@ final class MprisService {
     private var token: ObservationToken?
     private var published: [String: String] = [:]
     /// What the Diagnostics view says about MPRIS.
-    private(set) var statusText = "Not started"
+    private(set) var statusText = L10n.tr("Not started")
 
     init(store: PlaybackStore, artworkDirectory: URL) {
         self.store = store
@@ -34,7 +34,7 @@ final class MprisService {
     func start() {
         guard ownerID == 0 else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
-        statusText = "Waiting for the session bus"
+        statusText = L10n.tr("Waiting for the session bus")
         ownerID = g_bus_own_name(G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_NONE, mprisBusAcquired, nil, mprisNameLost, data, nil)
         token = store.state.subscribe { [weak self] _ in self?.emitChanges() }
     }
@@ -70,11 +70,11 @@ final class MprisService {
         }
         g_dbus_node_info_unref(node)
         published = snapshot()
-        statusText = registrations.count == 2 ? "Published on the session bus as \(Self.busName)" : "Could not publish on the session bus"
+        statusText = registrations.count == 2 ? L10n.tr("Published on the session bus as %@", Self.busName) : L10n.tr("Could not publish on the session bus")
     }
 
     fileprivate func nameLost() {
-        statusText = "Not available: no session bus, or another Crate owns \(Self.busName)"
+        statusText = L10n.tr("Not available: no session bus, or another Crate owns %@", Self.busName)
         Log.debug("MPRIS: no session bus, or another Crate owns \(Self.busName)")
     }
 

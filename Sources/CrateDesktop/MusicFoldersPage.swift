@@ -20,20 +20,20 @@ final class MusicFoldersPage {
     init(store: PreferencesStore, index: MusicIndexStore?) {
         self.store = store
         widget = adw_preferences_page_new()!
-        adw_preferences_page_set_title(crate_preferences_page(widget), "Music")
+        adw_preferences_page_set_title(crate_preferences_page(widget), L10n.tr("Music"))
         adw_preferences_page_set_icon_name(crate_preferences_page(widget), "folder-music-symbolic")
         group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(group), "Music Folders")
+        adw_preferences_group_set_title(crate_preferences_group(group), L10n.tr("Music Folders"))
         adw_preferences_group_set_description(crate_preferences_group(group),
-            "Crate plays the albums it finds here and watches these folders while it runs. Files are read, never changed.")
-        let add = gtk_button_new_with_mnemonic("_Add Folder…")!
+            L10n.tr("Crate plays the albums it finds here and watches these folders while it runs. Files are read, never changed."))
+        let add = gtk_button_new_with_mnemonic(L10n.tr("_Add Folder…"))!
         gtk_widget_add_css_class(add, "flat")
         adw_preferences_group_set_header_suffix(crate_preferences_group(group), add)
 
         let statusGroup = adw_preferences_group_new()!
         statusRow = adw_action_row_new()!
         adw_preferences_row_set_use_markup(crate_preferences_row(statusRow), 0)
-        adw_preferences_row_set_title(crate_preferences_row(statusRow), "Index")
+        adw_preferences_row_set_title(crate_preferences_row(statusRow), L10n.tr("Index"))
         adw_action_row_set_subtitle_lines(crate_action_row(statusRow), 4)
         spinner = gtk_spinner_new()!
         adw_action_row_add_suffix(crate_action_row(statusRow), spinner)
@@ -50,7 +50,7 @@ final class MusicFoldersPage {
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
         index?.state.subscribe(initial: true) { [weak self] state in self?.render(index: state) }.store(in: &tokens)
-        if index == nil { adw_action_row_set_subtitle(crate_action_row(statusRow), "Indexed when the main window is open.") }
+        if index == nil { adw_action_row_set_subtitle(crate_action_row(statusRow), L10n.tr("Indexed when the main window is open.")) }
     }
 
     private func render(_ state: PreferencesState) {
@@ -70,9 +70,9 @@ final class MusicFoldersPage {
             adw_preferences_row_set_use_markup(crate_preferences_row(row), 0)
             adw_preferences_row_set_title(crate_preferences_row(row), PathBytes.displayName(folder))
             if state.musicFoldersAreDefault {
-                adw_action_row_set_subtitle(crate_action_row(row), "Your Music folder (the default until you add one)")
+                adw_action_row_set_subtitle(crate_action_row(row), L10n.tr("Your Music folder (the default until you add one)"))
             } else {
-                let remove = Gtk.iconButton("user-trash-symbolic", label: "Stop indexing \(PathBytes.displayName(folder))")
+                let remove = Gtk.iconButton("user-trash-symbolic", label: L10n.tr("Stop indexing %@", PathBytes.displayName(folder)))
                 gtk_widget_add_css_class(remove, "flat")
                 gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
                 GObjectScope.of(remove).connect(remove, "clicked") { [weak self] in
@@ -95,7 +95,7 @@ final class MusicFoldersPage {
 
     private func chooseFolder() {
         let parent = gtk_widget_get_root(widget).map { crate_window(UnsafeMutableRawPointer($0)) } ?? nil
-        let chooser = gtk_file_chooser_native_new("Add a Music Folder", parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Add", "_Cancel")!
+        let chooser = gtk_file_chooser_native_new(L10n.tr("Add a Music Folder"), parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, L10n.tr("_Add"), L10n.tr("_Cancel"))!
         let fileChooser = chooser
         GObjectScope.of(widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
             defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }

@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// A banner that slides down under the header bar with a message and a Dismiss button.
 @MainActor
@@ -20,7 +21,7 @@ final class NoticeBanner {
         gtk_label_set_max_width_chars(crate_label(label), 90)
         gtk_label_set_xalign(crate_label(label), 0)
         gtk_widget_set_hexpand(label, 1)
-        let dismiss = gtk_button_new_with_label("Dismiss")!
+        let dismiss = gtk_button_new_with_label(L10n.tr("Dismiss"))!
         GObjectScope.of(widget).connect(dismiss, "clicked") { [weak self] in self?.hide() }
         Gtk.append(box, label)
         Gtk.append(box, dismiss)

@@ -44,16 +44,16 @@ final class PlaybackBar {
         gtk_widget_set_hexpand(progress, 1)
         gtk_widget_add_css_class(progress, "accent")
         gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
-        Gtk.setAccessibleLabel(progress, "Track progress")
+        Gtk.setAccessibleLabel(progress, L10n.tr("Track progress"))
         timeLabel = Gtk.label("", classes: ["dim-label", "numeric", "caption"], xalign: 1)
         let progressRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         Gtk.append(progressRow, progress)
         Gtk.append(progressRow, timeLabel)
         Gtk.append(text, progressRow)
-        let previous = Gtk.iconButton("media-skip-backward-symbolic", label: "Previous track (Ctrl+←)", action: "player.previous")
-        playButton = Gtk.iconButton("media-playback-start-symbolic", label: "Play (Space)", action: "player.toggle-play")
-        let next = Gtk.iconButton("media-skip-forward-symbolic", label: "Next track (Ctrl+→)", action: "player.next")
-        let stop = Gtk.iconButton("media-playback-stop-symbolic", label: "Stop (Ctrl+.)", action: "player.stop")
+        let previous = Gtk.iconButton("media-skip-backward-symbolic", label: L10n.tr("Previous track (Ctrl+←)"), action: "player.previous")
+        playButton = Gtk.iconButton("media-playback-start-symbolic", label: L10n.tr("Play (Space)"), action: "player.toggle-play")
+        let next = Gtk.iconButton("media-skip-forward-symbolic", label: L10n.tr("Next track (Ctrl+→)"), action: "player.next")
+        let stop = Gtk.iconButton("media-playback-stop-symbolic", label: L10n.tr("Stop (Ctrl+.)"), action: "player.stop")
         for child in [thumbnail, text, previous, playButton, next, stop] { Gtk.append(bar, child) }
         gtk_revealer_set_child(crate_revealer(widget), bar)
 
@@ -64,13 +64,13 @@ final class PlaybackBar {
         let active = state.status != .stopped || state.isPreparingQueue
         gtk_revealer_set_reveal_child(crate_revealer(widget), active ? 1 : 0)
         guard let album = state.nowPlayingAlbum else {
-            Gtk.setText(titleLabel, state.isPreparingQueue ? "Preparing the queue…" : "")
+            Gtk.setText(titleLabel, state.isPreparingQueue ? L10n.tr("Preparing the queue…") : "")
             Gtk.setText(trackLabel, state.message ?? "")
             return
         }
-        Gtk.setText(titleLabel, "\(album.title) — \(album.artist)")
-        gtk_widget_set_tooltip_text(titleLabel, "\(album.title) — \(album.artist)")
-        Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { "\($0.disc > 1 ? "\($0.disc)." : "")\($0.position). \($0.title)" } ?? "")
+        Gtk.setText(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
+        gtk_widget_set_tooltip_text(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
+        Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? "")
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
         let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
@@ -79,8 +79,8 @@ final class PlaybackBar {
         shownTime = time
         let playing = state.status == .playing
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
-        Gtk.setAccessibleLabel(playButton, playing ? "Pause (Space)" : "Play (Space)")
-        gtk_widget_set_tooltip_text(playButton, playing ? "Pause (Space)" : "Play (Space)")
+        Gtk.setAccessibleLabel(playButton, playing ? L10n.tr("Pause (Space)") : L10n.tr("Play (Space)"))
+        gtk_widget_set_tooltip_text(playButton, playing ? L10n.tr("Pause (Space)") : L10n.tr("Play (Space)"))
         let path = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         if path != shownArtwork {
             shownArtwork = path

@@ -46,7 +46,7 @@ final class PreferencesWindow {
     init(parent: UnsafeMutablePointer<GtkWidget>?, store: PreferencesStore) {
         self.store = store
         widget = adw_preferences_window_new()!
-        gtk_window_set_title(crate_window(widget), "Preferences")
+        gtk_window_set_title(crate_window(widget), L10n.tr("Preferences"))
         gtk_window_set_default_size(crate_window(widget), 600, 640)
         gtk_window_set_modal(crate_window(widget), 1)
         adw_preferences_window_set_search_enabled(crate_preferences_window(widget), 0)
@@ -54,51 +54,57 @@ final class PreferencesWindow {
         crate_add_local_shortcut(widget, "Escape", "window.close")
 
         let page = adw_preferences_page_new()!
-        adw_preferences_page_set_title(crate_preferences_page(page), "Identification")
+        adw_preferences_page_set_title(crate_preferences_page(page), L10n.tr("Identification"))
         adw_preferences_page_set_icon_name(crate_preferences_page(page), "camera-photo-symbolic")
 
         // Provider first.
         let providerGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(providerGroup), "Identification Service")
+        adw_preferences_group_set_title(crate_preferences_group(providerGroup), L10n.tr("Identification Service"))
         adw_preferences_group_set_description(crate_preferences_group(providerGroup),
-            "Crate asks a vision model to identify covers it has not seen before and to write reviews. Without one, it still recognises covers already in your crate, offline.")
+            L10n.tr("Crate asks a vision model to identify covers it has not seen before and to write reviews. Without one, it still recognises covers already in your crate, offline."))
         providerRow = adw_combo_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(providerRow), "Provider")
+        adw_preferences_row_set_title(crate_preferences_row(providerRow), L10n.tr("Provider"))
         let names = Gtk.withCStringArray(PreferencesStore.providers.map(\.name)) { gtk_string_list_new($0)! }
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
         keyRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
+        adw_preferences_row_set_title(crate_preferences_row(keyRow), L10n.tr("API Key"))
         adw_entry_row_set_show_apply_button(crate_entry_row(keyRow), 1)
         keyStatusRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyStatusRow), "Key")
-        keyLink = gtk_link_button_new_with_label("https://example.invalid", "Get a key")!
+        adw_preferences_row_set_title(crate_preferences_row(keyStatusRow), L10n.tr("Key"))
+        keyLink = gtk_link_button_new_with_label("https://example.invalid", L10n.tr("Get a key"))!
         gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(keyStatusRow), keyLink)
         testRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(testRow), "Connection")
+        adw_preferences_row_set_title(crate_preferences_row(testRow), L10n.tr("Connection"))
         testSpinner = gtk_spinner_new()!
-        testButton = gtk_button_new_with_mnemonic("_Test Connection")!
+        testButton = gtk_button_new_with_mnemonic(L10n.tr("_Test Connection"))!
         gtk_widget_set_valign(testButton, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(testRow), testSpinner)
         adw_action_row_add_suffix(crate_action_row(testRow), testButton)
+        // A longer translation wraps instead of widening a 360 px window.
+        if let label = gtk_button_get_child(crate_button(testButton)) {
+            Gtk.wrap(label)
+            gtk_label_set_max_width_chars(crate_label(label), 12)
+            gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
+        }
         for row in [providerRow, keyRow, keyStatusRow, testRow] { adw_preferences_group_add(crate_preferences_group(providerGroup), row) }
 
         // Advanced: for people who run their own endpoint or pick a model.
         let advancedGroup = adw_preferences_group_new()!
         advanced = adw_expander_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(advanced), "Advanced")
-        adw_expander_row_set_subtitle(crate_expander_row(advanced), "Model, endpoint and web search")
+        adw_preferences_row_set_title(crate_preferences_row(advanced), L10n.tr("Advanced"))
+        adw_expander_row_set_subtitle(crate_expander_row(advanced), L10n.tr("Model, endpoint and web search"))
         modelRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(modelRow), "Model")
+        adw_preferences_row_set_title(crate_preferences_row(modelRow), L10n.tr("Model"))
         adw_entry_row_set_show_apply_button(crate_entry_row(modelRow), 1)
         endpointRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(endpointRow), "Endpoint")
+        adw_preferences_row_set_title(crate_preferences_row(endpointRow), L10n.tr("Endpoint"))
         adw_entry_row_set_show_apply_button(crate_entry_row(endpointRow), 1)
         let searchRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(searchRow), "Web Search for Hard Covers")
+        adw_preferences_row_set_title(crate_preferences_row(searchRow), L10n.tr("Web Search for Hard Covers"))
         adw_action_row_set_subtitle(crate_action_row(searchRow),
-            "When a cover is hard to read, the provider may search the web to finish the identification and to review new releases. Costs more per scan.")
+            L10n.tr("When a cover is hard to read, the provider may search the web to finish the identification and to review new releases. Costs more per scan."))
         searchSwitch = gtk_switch_new()!
         gtk_widget_set_valign(searchSwitch, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(searchRow), searchSwitch)
@@ -107,28 +113,28 @@ final class PreferencesWindow {
         adw_preferences_group_add(crate_preferences_group(advancedGroup), advanced)
 
         let musicBrainzGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(musicBrainzGroup), "MusicBrainz")
+        adw_preferences_group_set_title(crate_preferences_group(musicBrainzGroup), L10n.tr("MusicBrainz"))
         adw_preferences_group_set_description(crate_preferences_group(musicBrainzGroup),
-            "MusicBrainz asks every app for a way to reach its user, such as an e-mail address.")
+            L10n.tr("MusicBrainz asks every app for a way to reach its user, such as an e-mail address."))
         contactRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(contactRow), "Contact")
+        adw_preferences_row_set_title(crate_preferences_row(contactRow), L10n.tr("Contact"))
         adw_entry_row_set_show_apply_button(crate_entry_row(contactRow), 1)
         adw_preferences_group_add(crate_preferences_group(musicBrainzGroup), contactRow)
 
         // ListenBrainz: whose listening feeds the Crate Wall, and where hearts and ✕s are sent.
         let listenBrainzGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(listenBrainzGroup), "ListenBrainz")
+        adw_preferences_group_set_title(crate_preferences_group(listenBrainzGroup), L10n.tr("ListenBrainz"))
         adw_preferences_group_set_description(crate_preferences_group(listenBrainzGroup),
-            "Your ListenBrainz listening and recommendations feed the Crate Wall; with your user token, favourites and dislikes are sent back as feedback. Everything works without an account.")
+            L10n.tr("Your ListenBrainz listening and recommendations feed the Crate Wall; with your user token, favourites and dislikes are sent back as feedback. Everything works without an account."))
         listenBrainzUserRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzUserRow), "User Name")
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzUserRow), L10n.tr("User Name"))
         adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzUserRow), 1)
         listenBrainzTokenRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTokenRow), "User Token")
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTokenRow), L10n.tr("User Token"))
         adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzTokenRow), 1)
         listenBrainzTestRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTestRow), "Token")
-        listenBrainzTestButton = gtk_button_new_with_mnemonic("T_est")!
+        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTestRow), L10n.tr("Token"))
+        listenBrainzTestButton = gtk_button_new_with_mnemonic(L10n.tr("T_est"))!
         gtk_widget_set_valign(listenBrainzTestButton, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(listenBrainzTestRow), listenBrainzTestButton)
         for row in [listenBrainzUserRow, listenBrainzTokenRow, listenBrainzTestRow] {
@@ -136,15 +142,15 @@ final class PreferencesWindow {
         }
         // Discogs: an optional second source; with a personal token, identified albums get a link.
         let discogsGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(discogsGroup), "Discogs")
+        adw_preferences_group_set_title(crate_preferences_group(discogsGroup), L10n.tr("Discogs"))
         adw_preferences_group_set_description(crate_preferences_group(discogsGroup),
-            "With your Discogs personal access token (Discogs → Settings → Developers), identified albums get a “View on Discogs” link with its match score. Optional.")
+            L10n.tr("With your Discogs personal access token (Discogs → Settings → Developers), identified albums get a “View on Discogs” link with its match score. Optional."))
         discogsTokenRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(discogsTokenRow), "Personal Access Token")
+        adw_preferences_row_set_title(crate_preferences_row(discogsTokenRow), L10n.tr("Personal Access Token"))
         adw_entry_row_set_show_apply_button(crate_entry_row(discogsTokenRow), 1)
         discogsTestRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(discogsTestRow), "Token")
-        discogsTestButton = gtk_button_new_with_label("Test")!
+        adw_preferences_row_set_title(crate_preferences_row(discogsTestRow), L10n.tr("Token"))
+        discogsTestButton = gtk_button_new_with_label(L10n.tr("Test"))!
         gtk_widget_set_valign(discogsTestButton, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(discogsTestRow), discogsTestButton)
         for row in [discogsTokenRow, discogsTestRow] {
@@ -153,22 +159,22 @@ final class PreferencesWindow {
         // Usage: this month's scans by tier, tokens, the estimated cost, and the optional budget.
         let usage = adw_preferences_group_new()!
         usageGroup = usage
-        adw_preferences_group_set_title(crate_preferences_group(usage), "Usage")
+        adw_preferences_group_set_title(crate_preferences_group(usage), L10n.tr("Usage"))
         func infoRow(_ title: String) -> UnsafeMutablePointer<GtkWidget> {
             let row = adw_action_row_new()!
             adw_preferences_row_set_title(crate_preferences_row(row), title)
             adw_preferences_group_add(crate_preferences_group(usage), row)
             return row
         }
-        scansRow = infoRow("Scans")
-        tokensRow = infoRow("Provider Calls and Tokens")
-        costRow = infoRow("Estimated Cost")
-        budgetStatusRow = infoRow("Budget")
+        scansRow = infoRow(L10n.tr("Scans"))
+        tokensRow = infoRow(L10n.tr("Provider Calls and Tokens"))
+        costRow = infoRow(L10n.tr("Estimated Cost"))
+        budgetStatusRow = infoRow(L10n.tr("Budget"))
         budgetScansRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(budgetScansRow), "Monthly Scan Budget (empty: none)")
+        adw_preferences_row_set_title(crate_preferences_row(budgetScansRow), L10n.tr("Monthly Scan Budget (empty: none)"))
         adw_entry_row_set_show_apply_button(crate_entry_row(budgetScansRow), 1)
         budgetCostRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(budgetCostRow), "Monthly Cost Budget in $ (empty: none)")
+        adw_preferences_row_set_title(crate_preferences_row(budgetCostRow), L10n.tr("Monthly Cost Budget in $ (empty: none)"))
         adw_entry_row_set_show_apply_button(crate_entry_row(budgetCostRow), 1)
         adw_preferences_group_add(crate_preferences_group(usage), budgetScansRow)
         adw_preferences_group_add(crate_preferences_group(usage), budgetCostRow)
@@ -278,7 +284,7 @@ final class PreferencesWindow {
         setText(budgetCostRow, state.budgetCost)
         if let usage = state.usage {
             adw_preferences_group_set_description(crate_preferences_group(usageGroup),
-                Self.escaped("\(usage.month), estimated from the providers' token counts and the price table." + (usage.priceProblem.map { " " + $0 } ?? "")))
+                Self.escaped(L10n.tr("%@, estimated from the providers' token counts and the price table.", usage.month) + (usage.priceProblem.map { " " + $0 } ?? "")))
             adw_action_row_set_subtitle(crate_action_row(scansRow), Self.escaped(usage.scans))
             adw_action_row_set_subtitle(crate_action_row(tokensRow), Self.escaped(usage.tokens))
             adw_action_row_set_subtitle(crate_action_row(costRow), Self.escaped(usage.cost))
@@ -288,7 +294,7 @@ final class PreferencesWindow {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }
         adw_preferences_row_set_title(crate_preferences_row(modelRow),
-                                      state.modelPlaceholder.isEmpty ? "Model" : "Model (empty: \(state.modelPlaceholder))")
+                                      state.modelPlaceholder.isEmpty ? L10n.tr("Model") : L10n.tr("Model (empty: %@)", state.modelPlaceholder))
         gtk_widget_set_sensitive(advanced, state.providerFieldsEnabled ? 1 : 0)
         gtk_widget_set_visible(keyRow, state.keyFieldEnabled ? 1 : 0)
         gtk_widget_set_visible(keyStatusRow, state.provider == .none ? 0 : 1)
@@ -296,11 +302,11 @@ final class PreferencesWindow {
         adw_action_row_set_subtitle(crate_action_row(keyStatusRow), Self.escaped(state.keyStatus))
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            gtk_button_set_label(crate_button(keyLink), state.keyLinkTitle)
+            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
         }
         switch state.connection {
-        case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), "Sends one tiny request with the key above.")
-        case .testing: adw_action_row_set_subtitle(crate_action_row(testRow), "Testing…")
+        case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Sends one tiny request with the key above."))
+        case .testing: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(testRow), Self.escaped(text))
         }
         if state.connection == .testing { gtk_spinner_start(OpaquePointer(testSpinner)) } else { gtk_spinner_stop(OpaquePointer(testSpinner)) }
@@ -310,7 +316,7 @@ final class PreferencesWindow {
         setText(listenBrainzUserRow, state.listenBrainzUser)
         switch state.listenBrainzTest {
         case .untested: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(state.listenBrainzTokenStatus))
-        case .testing: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), "Testing…")
+        case .testing: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(text))
         }
         gtk_widget_set_sensitive(listenBrainzTestButton, state.listenBrainzTest == .testing ? 0 : 1)
@@ -318,7 +324,7 @@ final class PreferencesWindow {
         if case .succeeded = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "success") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "success") }
         switch state.discogsTest {
         case .untested: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(state.discogsTokenStatus))
-        case .testing: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), "Testing…")
+        case .testing: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(text))
         }
         gtk_widget_set_sensitive(discogsTestButton, state.discogsTest == .testing ? 0 : 1)

@@ -40,7 +40,7 @@ final class ReviewView {
             Gtk.wrap(label)
         }
         spinner = gtk_spinner_new()!
-        button = gtk_button_new_with_label("Regenerate")!
+        button = gtk_button_new_with_label(L10n.tr("Regenerate"))!
         gtk_widget_set_halign(button, GTK_ALIGN_START)
         GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onRegenerate?() }
         for child in [status, statusDetail, spinner, summary, bullets, rating, keyTracks, footer, button] {
@@ -59,13 +59,13 @@ final class ReviewView {
             // The rating and recommendation are on the artwork's band: said once.
             Self.setText(keyTracks, "Key tracks: " + review.keyTracks.joined(separator: ", "))
             gtk_widget_set_visible(keyTracks, 1)
-            Gtk.setText(footer, "Generated \(Self.dateFormatter.string(from: review.generatedAt)) · \(review.model)\(review.usedSearch ? " · with web search" : "")")
+            Gtk.setText(footer, L10n.tr("Generated %@ · %@%@", Self.dateFormatter.string(from: review.generatedAt), review.model, review.usedSearch ? L10n.tr(" · with web search") : ""))
             gtk_widget_set_visible(footer, 1)
             showButton("Regenerate", enabled: canGenerate)
         case .loading:
             gtk_widget_set_visible(spinner, 1)
             gtk_spinner_start(OpaquePointer(spinner))
-            Gtk.setText(status, "Writing a review that's somehow both pretentious and correct…")
+            Gtk.setText(status, L10n.tr("Writing a review that's somehow both pretentious and correct…"))
             gtk_widget_set_visible(status, 1)
         case .unavailable(let message):
             Gtk.setText(status, ReviewFailureText.title)
@@ -74,7 +74,7 @@ final class ReviewView {
             gtk_widget_set_visible(statusDetail, 1)
             showButton("Retry", enabled: canGenerate)
         case .none:
-            Gtk.setText(status, "No review yet")
+            Gtk.setText(status, L10n.tr("No review yet"))
             Gtk.setText(statusDetail, canGenerate
                 ? "Generate an honest, music-first review of this album."
                 : "Set up a review provider in Preferences to get reviews.")

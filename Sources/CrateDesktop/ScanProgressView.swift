@@ -76,8 +76,8 @@ final class ScanProgressView {
         gtk_widget_set_valign(message, GTK_ALIGN_CENTER)
 
         count = Gtk.label("", classes: ["dim-label"], xalign: 0.5)
-        let cancel = gtk_button_new_with_mnemonic("_Cancel")!
-        gtk_widget_set_tooltip_text(cancel, "Cancel the scan (Esc)")
+        let cancel = gtk_button_new_with_mnemonic(L10n.tr("_Cancel"))!
+        gtk_widget_set_tooltip_text(cancel, L10n.tr("Cancel the scan (Esc)"))
         gtk_widget_set_halign(cancel, GTK_ALIGN_CENTER)
         GObjectScope.of(widget).connect(cancel, "clicked") { [weak self] in self?.onCancel?() }
         for child in [photoName, visual, message, count, cancel] { Gtk.append(card, child) }

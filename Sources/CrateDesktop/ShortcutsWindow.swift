@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// The keyboard shortcuts window (Ctrl+?), generated from the one accelerator table.
 @MainActor
@@ -6,30 +7,30 @@ enum ShortcutsWindow {
     /// The window's groups, in order: each row is an action from the accelerator tables (its keys
     /// come from there) or a key handled elsewhere (Delete in History, Escape in the window).
     static let groups: [(title: String, rows: [(key: String, title: String)])] = [
-        ("General", [
-            ("app.shortcuts", "Help and keyboard shortcuts"),
-            ("app.preferences", "Preferences"),
-            ("win.undo", "Undo the last removal"),
-            ("Escape", "Cancel the scan, close the search, then the album"),
-            ("win.close", "Close the window"),
-            ("app.quit", "Quit"),
+        (L10n.tr("General"), [
+            ("app.shortcuts", L10n.tr("Help and keyboard shortcuts")),
+            ("app.preferences", L10n.tr("Preferences")),
+            ("win.undo", L10n.tr("Undo the last removal")),
+            ("Escape", L10n.tr("Cancel the scan, close the search, then the album")),
+            ("win.close", L10n.tr("Close the window")),
+            ("app.quit", L10n.tr("Quit")),
         ]),
-        ("Scanning", [
-            ("win.scan", "Scan a cover photo"),
-            ("win.paste", "Scan an image from the clipboard"),
-            ("win.show-history", "Show scan history"),
-            ("Delete", "Remove the selected scan (History)"),
+        (L10n.tr("Scanning"), [
+            ("win.scan", L10n.tr("Scan a cover photo")),
+            ("win.paste", L10n.tr("Scan an image from the clipboard")),
+            ("win.show-history", L10n.tr("Show scan history")),
+            ("Delete", L10n.tr("Remove the selected scan (History)")),
         ]),
-        ("Crate", [
-            ("win.search", "Search the crate"),
-            ("win.show-cds", "Show the CD Wallet"),
-            ("win.show-diagnostics", "Diagnostics: music folders, formats, CDs playlist"),
+        (L10n.tr("Crate"), [
+            ("win.search", L10n.tr("Search the crate")),
+            ("win.show-cds", L10n.tr("Show the CD Wallet")),
+            ("win.show-diagnostics", L10n.tr("Diagnostics: music folders, formats, CDs playlist")),
         ]),
-        ("Playback", [
-            ("player.toggle-play", "Play / pause"),
-            ("player.next", "Next track"),
-            ("player.previous", "Previous track"),
-            ("player.stop", "Stop"),
+        (L10n.tr("Playback"), [
+            ("player.toggle-play", L10n.tr("Play / pause")),
+            ("player.next", L10n.tr("Next track")),
+            ("player.previous", L10n.tr("Previous track")),
+            ("player.stop", L10n.tr("Stop")),
         ]),
     ]
 

@@ -21,7 +21,7 @@ final class SpareWindow {
     init(detail: AlbumDetailStore?, dropTarget: MainWindow?, onRelease: @escaping @Sendable () -> Void) {
         self.onRelease = onRelease
         widget = gtk_window_new()!
-        gtk_window_set_title(crate_window(widget), "Crate (window-cycle test)")
+        gtk_window_set_title(crate_window(widget), L10n.tr("Crate (window-cycle test)"))
         gtk_window_set_default_size(crate_window(widget), 900, 600)
         pane = detail.map { AlbumDetailPane(store: $0) }
         let content = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
@@ -57,9 +57,9 @@ final class SpareWindow {
     /// Starts everything that schedules work on the GLib loop: the banner and toast timeouts and
     /// the progress animation, so closing the window must remove them.
     func exercise() {
-        banner.show("Window-cycle test")
-        errorBanner.show("Unable to identify this cover art")
-        toast.show("Deleted scan", onUndo: {}, onExpire: {})
+        banner.show(L10n.tr("Window-cycle test"))
+        errorBanner.show(L10n.tr("Unable to identify this cover art"))
+        toast.show(L10n.tr("Deleted scan"), onUndo: {}, onExpire: {})
         var state = ScanState()
         state.phase = .identifying
         state.message = ScanStore.identifyingMessage

@@ -109,7 +109,7 @@ enum TestEvents {
         state.message = ScanStore.searchingMessage
         state.file = URL(fileURLWithPath: "/photos/a photo with a very long file name taken at the record fair.jpg")
         states.append(state)
-        let album = Album(title: "An Album With A Title Long Enough To Wrap Over Several Lines Of The Card", artist: "Some Artist With A Long Name")
+        let album = Album(title: L10n.tr("An Album With A Title Long Enough To Wrap Over Several Lines Of The Card"), artist: "Some Artist With A Long Name")
         state.phase = .identified(album)
         state.message = "We found \(album.title) by \(album.artist)"
         states.append(state)

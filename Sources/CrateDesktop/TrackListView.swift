@@ -32,8 +32,8 @@ final class TrackListView {
         gtk_list_box_set_selection_mode(crate_list_box(list), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(list, "boxed-list")
         gtk_widget_add_css_class(list, "track-list")
-        Gtk.setAccessibleLabel(list, "Tracks")
-        emptyLabel = Gtk.label("No track list for this album yet.", classes: ["dim-label"], xalign: 0.5)
+        Gtk.setAccessibleLabel(list, L10n.tr("Tracks"))
+        emptyLabel = Gtk.label(L10n.tr("No track list for this album yet."), classes: ["dim-label"], xalign: 0.5)
         Gtk.append(widget, list)
         Gtk.append(widget, emptyLabel)
         ContextMenu.onMenuKey(list) { [weak self] in
@@ -58,7 +58,7 @@ final class TrackListView {
         var playingIndex: Int?
         for (index, track) in tracks.enumerated() {
             if multiDisc && track.disc != lastDisc {
-                let header = Gtk.label("Disc \(track.disc)", classes: ["heading", "disc-header"])
+                let header = Gtk.label(L10n.tr("Disc %@", track.disc), classes: ["heading", "disc-header"])
                 gtk_list_box_append(crate_list_box(list), header)
                 lastDisc = track.disc
             }
@@ -80,8 +80,9 @@ final class TrackListView {
     private func row(_ track: Track, index: Int, isKey: Bool, playing: NowPlaying?) -> UnsafeMutablePointer<GtkWidget> {
         let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["track-row"])
         let icon = playing?.isPlaying == true ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
-        let verb = playing?.isPlaying == true ? "Pause" : (playing != nil ? "Resume" : "Play")
-        let play = Gtk.iconButton(icon, label: "\(verb) \(track.title)")
+        let verb = playing?.isPlaying == true ? L10n.tr("Pause") : (playing != nil ? L10n.tr("Resume") : L10n.tr("Play"))
+        let play = Gtk.iconButton(icon, label: playing?.isPlaying == true ? L10n.tr("Pause %@", track.title)
+            : (playing != nil ? L10n.tr("Resume %@", track.title) : L10n.tr("Play %@", track.title)))
         gtk_widget_set_tooltip_text(play, verb)
         gtk_widget_add_css_class(play, "flat")
         GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
@@ -108,8 +109,8 @@ final class TrackListView {
         if isKey {
             let star = gtk_image_new_from_icon_name("starred-symbolic")!
             gtk_widget_add_css_class(star, "key-track")
-            gtk_widget_set_tooltip_text(star, "Key track (from the review)")
-            Gtk.setAccessibleLabel(star, "Key track")
+            gtk_widget_set_tooltip_text(star, L10n.tr("Key track (from the review)"))
+            Gtk.setAccessibleLabel(star, L10n.tr("Key track"))
             Gtk.append(row, star)
         }
         let duration = Gtk.label(Self.format(track.durationMs), classes: ["dim-label", "numeric"], xalign: 1)

@@ -1,4 +1,5 @@
 import CGtk
+import CrateCore
 
 /// "Scan deleted — Undo" at the bottom of the window for 5 seconds.
 @MainActor
@@ -19,7 +20,7 @@ final class UndoToast {
         gtk_widget_set_valign(widget, GTK_ALIGN_END)
         let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["toast"])
         label = Gtk.label("")
-        let undo = gtk_button_new_with_mnemonic("_Undo")!
+        let undo = gtk_button_new_with_mnemonic(L10n.tr("_Undo"))!
         GObjectScope.of(widget).connect(undo, "clicked") { [weak self] in self?.undo() }
         Gtk.append(box, label)
         Gtk.append(box, undo)

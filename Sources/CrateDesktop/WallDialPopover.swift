@@ -14,8 +14,8 @@ final class WallDialPopover {
     init() {
         widget = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(crate_menu_button(widget), "preferences-other-symbolic")
-        gtk_widget_set_tooltip_text(widget, "Crate Dial")
-        Gtk.setAccessibleLabel(widget, "Crate Dial")
+        gtk_widget_set_tooltip_text(widget, L10n.tr("Crate Dial"))
+        Gtk.setAccessibleLabel(widget, L10n.tr("Crate Dial"))
     }
 
     /// (Re)builds the list from the dial's table; `current` is checked.
@@ -26,7 +26,7 @@ final class WallDialPopover {
             gtk_widget_set_margin_end(list, 6)
             gtk_widget_set_margin_top(list, 6)
             gtk_widget_set_margin_bottom(list, 6)
-            Gtk.append(list, Gtk.label("Crate Dial", classes: ["heading"]))
+            Gtk.append(list, Gtk.label(L10n.tr("Crate Dial"), classes: ["heading"]))
             checks = []
             var group: UnsafeMutablePointer<GtkWidget>?
             for entry in entries {

@@ -15,8 +15,8 @@ final class WallPage {
     private let dialLabel: UnsafeMutablePointer<GtkWidget>
     private let statusLabel: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
-    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: "Your Crate Wall is on its way",
-                                       detail: "Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card.")
+    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Your Crate Wall is on its way"),
+                                       detail: L10n.tr("Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card."))
     private var tiles: [WallTileView] = []
     /// The tiles' data, in flow-box order.
     private var shownTiles: [WallTile] = []
@@ -38,8 +38,8 @@ final class WallPage {
         gtk_label_set_ellipsize(crate_label(dialLabel), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(dialLabel, 1)
         spinner = gtk_spinner_new()!
-        refreshButton = Gtk.iconButton("view-refresh-symbolic", label: "Build a new wall")
-        gtk_widget_set_tooltip_text(refreshButton, "New wall")
+        refreshButton = Gtk.iconButton("view-refresh-symbolic", label: L10n.tr("Build a new wall"))
+        gtk_widget_set_tooltip_text(refreshButton, L10n.tr("New wall"))
         Gtk.append(bar, dialLabel)
         Gtk.append(bar, spinner)
         Gtk.append(bar, refreshButton)
@@ -100,7 +100,7 @@ final class WallPage {
 
     private func render(_ state: WallState) {
         let entry = state.dialEntries.first { $0.position == state.dial }
-        Gtk.setText(dialLabel, entry.map { "\($0.title) — \($0.sentence)" } ?? "Crate Wall")
+        Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.title, $0.sentence) } ?? L10n.tr("Crate Wall"))
         dial.show(entries: state.dialEntries, current: state.dial)
         let busy = state.phase == .refreshing || state.phase == .loading || state.isLoadingMore
         if busy { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
@@ -116,7 +116,7 @@ final class WallPage {
                 if signals[missing.reason] == nil { reasons.append(missing.reason) }
                 signals[missing.reason, default: []].append(missing.signal.title)
             }
-            notes.append("Without " + reasons.map { "\(Self.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; "))
+            notes.append(L10n.tr("Without %@", reasons.map { "\(Self.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; ")))
         }
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
@@ -134,7 +134,7 @@ final class WallPage {
         for (view, tile) in zip(tiles, state.tiles) { view.show(artwork: tile) }
         for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
         if state.tiles.isEmpty, state.phase == .loaded, state.message != nil {
-            empty.update(title: "No wall yet", detail: state.message ?? "")
+            empty.update(title: L10n.tr("No wall yet"), detail: state.message ?? "")
         }
         gtk_stack_set_visible_child_name(crate_stack(stack), state.tiles.isEmpty ? "empty" : "tiles")
         if TestEvents.isEnabled { reportForTests(state) }
@@ -165,7 +165,7 @@ final class WallPage {
     /// "A", "A and B", "A, B and C".
     static func joined(_ names: [String]) -> String {
         guard let last = names.last, names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + last
+        return L10n.tr("%@ and %@", names.dropLast().joined(separator: ", "), last)
     }
 
     /// Replaces the tiles (their art comes from the texture cache, so this is cheap).

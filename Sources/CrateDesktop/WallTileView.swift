@@ -32,16 +32,16 @@ final class WallTileView {
         let artwork = gtk_overlay_new()!
         gtk_overlay_set_child(crate_overlay(artwork), picture)
 
-        heart = Gtk.iconButton("emblem-favorite-symbolic", label: "Favourite \(tile.item.title)")
-        cross = Gtk.iconButton("window-close-symbolic", label: "Never show \(tile.item.title) again")
+        heart = Gtk.iconButton("emblem-favorite-symbolic", label: L10n.tr("Favourite %@", tile.item.title))
+        cross = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Never show %@ again", tile.item.title))
         let buttons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 4)
         for button in [heart, cross] {
             gtk_widget_add_css_class(button, "circular")
             gtk_widget_add_css_class(button, "osd")
             Gtk.append(buttons, button)
         }
-        gtk_widget_set_tooltip_text(heart, "Favourite")
-        gtk_widget_set_tooltip_text(cross, "Not for me")
+        gtk_widget_set_tooltip_text(heart, L10n.tr("Favourite"))
+        gtk_widget_set_tooltip_text(cross, L10n.tr("Not for me"))
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_set_valign(buttons, GTK_ALIGN_END)
         gtk_widget_set_margin_end(buttons, 6)
@@ -68,7 +68,7 @@ final class WallTileView {
         Gtk.append(widget, title)
         Gtk.append(widget, artist)
         Gtk.append(widget, signal)
-        Gtk.setAccessibleLabel(widget, "\(tile.item.title) by \(tile.item.artist)")
+        Gtk.setAccessibleLabel(widget, L10n.tr("%@ by %@", tile.item.title, tile.item.artist))
 
         let scope = GObjectScope.of(widget)
         scope.connect(heart, "clicked") { [weak self] in

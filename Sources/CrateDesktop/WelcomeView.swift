@@ -16,7 +16,6 @@ final class WelcomeView {
     private let keyRow: UnsafeMutablePointer<GtkWidget>
     private let linkRow: UnsafeMutablePointer<GtkWidget>
     private let keyLink: UnsafeMutablePointer<GtkWidget>
-    private let keyLinkLabel: UnsafeMutablePointer<GtkWidget>
     private let result: UnsafeMutablePointer<GtkWidget>
     private let testButton: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
@@ -34,27 +33,21 @@ final class WelcomeView {
         widget = adw_status_page_new()!
         gtk_widget_add_css_class(widget, "welcome")
         adw_status_page_set_icon_name(crate_status_page(widget), "media-optical-symbolic")
-        adw_status_page_set_title(crate_status_page(widget), "Welcome to Crate")
+        adw_status_page_set_title(crate_status_page(widget), L10n.tr("Welcome to Crate"))
         adw_status_page_set_description(crate_status_page(widget),
-            "Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences.")
+            L10n.tr("Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences."))
 
         let group = adw_preferences_group_new()!
         providerRow = adw_combo_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(providerRow), "Service")
+        adw_preferences_row_set_title(crate_preferences_row(providerRow), L10n.tr("Service"))
         let names = Gtk.withCStringArray(Self.choices.map(\.name)) { gtk_string_list_new($0)! }
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
         keyRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyRow), "API Key")
+        adw_preferences_row_set_title(crate_preferences_row(keyRow), L10n.tr("API Key"))
         linkRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(linkRow), "No key yet?")
-        keyLink = gtk_link_button_new("https://example.invalid")!
-        // A label that wraps: "Get an Anthropic API key" in one line made the page wider than
-        // a 360 px window.
-        keyLinkLabel = Gtk.label("Get a key", xalign: 1)
-        Gtk.wrap(keyLinkLabel)
-        gtk_label_set_justify(crate_label(keyLinkLabel), GTK_JUSTIFY_RIGHT)
-        gtk_button_set_child(crate_button(keyLink), keyLinkLabel)
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), L10n.tr("No key yet?"))
+        keyLink = gtk_link_button_new_with_label("https://example.invalid", L10n.tr("Get a key"))!
         gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(crate_action_row(linkRow), keyLink)
         for row in [providerRow, keyRow, linkRow] { adw_preferences_group_add(crate_preferences_group(group), row) }
@@ -62,13 +55,13 @@ final class WelcomeView {
         result = Gtk.label("", classes: ["caption"], xalign: 0.5)
         Gtk.wrap(result)
         gtk_label_set_justify(crate_label(result), GTK_JUSTIFY_CENTER)
-        testButton = gtk_button_new_with_mnemonic("_Test Connection")!
-        let save = gtk_button_new_with_mnemonic("_Save and Start")!
+        testButton = gtk_button_new_with_mnemonic(L10n.tr("_Test Connection"))!
+        let save = gtk_button_new_with_mnemonic(L10n.tr("_Save and Start"))!
         gtk_widget_add_css_class(save, "suggested-action")
         saveButton = save
         gtk_widget_add_css_class(save, "pill")
         gtk_widget_add_css_class(testButton, "pill")
-        let skip = gtk_button_new_with_mnemonic("Skip — _Offline Matching Only")!
+        let skip = gtk_button_new_with_mnemonic(L10n.tr("Skip — _Offline Matching Only"))!
         gtk_widget_add_css_class(skip, "flat")
         // Stacked, the main action first: side by side the two pills need more than 360 px.
         let buttons = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
@@ -79,6 +72,14 @@ final class WelcomeView {
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 18)
         for child in [group, result, buttons, skip] { Gtk.append(content, child) }
         gtk_widget_set_halign(skip, GTK_ALIGN_CENTER)
+        // Longer translations wrap instead of widening a 360 px window.
+        for button in [testButton, save, skip] {
+            if let label = gtk_button_get_child(crate_button(button)) {
+                Gtk.wrap(label)
+                gtk_label_set_max_width_chars(crate_label(label), 16)
+                gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
+            }
+        }
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(crate_clamp(clamp), 440)
         adw_clamp_set_child(crate_clamp(clamp), content)
@@ -121,12 +122,12 @@ final class WelcomeView {
         gtk_widget_set_visible(keyRow, state.provider.needsKey ? 1 : 0)
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            Gtk.setText(keyLinkLabel, state.keyLinkTitle)
+            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
         }
-        adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? "No key yet?" : "Not installed yet?")
+        adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? L10n.tr("No key yet?") : L10n.tr("Not installed yet?"))
         switch state.connection {
         case .untested: Gtk.setText(result, state.errorMessage ?? "")
-        case .testing: Gtk.setText(result, "Testing…")
+        case .testing: Gtk.setText(result, L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): Gtk.setText(result, text)
         }
         gtk_widget_remove_css_class(result, "error")

@@ -22,7 +22,7 @@ public struct DiscogsLink: Equatable, Sendable, Codable {
     }
 
     /// "View on Discogs (87 % match)".
-    public var label: String { "View on Discogs (\(Int((score * 100).rounded())) % match)" }
+    public var label: String { L10n.tr("View on Discogs (%@ %% match)", Int((score * 100).rounded())) }
 }
 
 /// What to look for: the identified album, plus a barcode or catalogue number when the vision

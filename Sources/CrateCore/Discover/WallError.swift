@@ -18,13 +18,13 @@ public enum WallError: Error, Equatable, Sendable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .dataFileMissing(let name): return "Crate's data file \(name) was not found. Reinstall Crate or set CRATE_DATA_FILES to its data folder."
-        case .dataFileInvalid(let name, let reason): return "Crate's data file \(name) could not be used: \(reason)."
-        case .timedOut(let seconds): return "It did not answer within \(WaitDuration.spoken(seconds))."
-        case .empty: return "It had no albums to show."
-        case .notConfigured(let what): return "It needs \(what)."
-        case .unknownAlbum(let id): return "No album \(id) is in your crate or on the wall."
-        case .albumWithoutReleaseGroup(let title): return "\(title) has no MusicBrainz release group, so it cannot be rated."
+        case .dataFileMissing(let name): return L10n.tr("Crate's data file %@ was not found. Reinstall Crate or set CRATE_DATA_FILES to its data folder.", name)
+        case .dataFileInvalid(let name, let reason): return L10n.tr("Crate's data file %@ could not be used: %@.", name, reason)
+        case .timedOut(let seconds): return L10n.tr("It did not answer within %@.", WaitDuration.spoken(seconds))
+        case .empty: return L10n.tr("It had no albums to show.")
+        case .notConfigured(let what): return L10n.tr("It needs %@.", what)
+        case .unknownAlbum(let id): return L10n.tr("No album %@ is in your crate or on the wall.", id)
+        case .albumWithoutReleaseGroup(let title): return L10n.tr("%@ has no MusicBrainz release group, so it cannot be rated.", title)
         }
     }
 }

@@ -11,11 +11,11 @@ public enum WallSignal: String, CaseIterable, Codable, Sendable, Comparable {
     /// The name the wall shows ("Listening History").
     public var title: String {
         switch self {
-        case .listeningHistory: return "Listening History"
-        case .recommendations: return "Recommendations"
-        case .popularCharts: return "Popular Charts"
-        case .newReleases: return "New Releases"
-        case .wildCard: return "Wild Card"
+        case .listeningHistory: return L10n.tr("Listening History")
+        case .recommendations: return L10n.tr("Recommendations")
+        case .popularCharts: return L10n.tr("Popular Charts")
+        case .newReleases: return L10n.tr("New Releases")
+        case .wildCard: return L10n.tr("Wild Card")
         }
     }
 

@@ -16,21 +16,21 @@ public enum ImageError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .emptyFile:
-            return "The file is empty."
+            return L10n.tr("The file is empty.")
         case .notAnImage:
-            return "This file is not an image."
+            return L10n.tr("This file is not an image.")
         case .unsupportedFormat(let format):
-            return "Unsupported image format (\(format)). Use a JPEG photo."
+            return L10n.tr("Unsupported image format (%@). Use a JPEG photo.", format)
         case .damaged:
-            return "The image is damaged (truncated or corrupt) and cannot be read."
+            return L10n.tr("The image is damaged (truncated or corrupt) and cannot be read.")
         case .tooLarge(let width, let height):
-            return "Image too large (\(width)×\(height)); the limit is about 89 megapixels."
+            return L10n.tr("Image too large (%@×%@); the limit is about 89 megapixels.", width, height)
         case .tooManyScans:
-            return "The image is damaged: it has too many progressive scans."
+            return L10n.tr("The image is damaged: it has too many progressive scans.")
         case .file(let problem):
             return problem.message
         case .encodingFailed(let detail):
-            return "Crate could not encode the image (\(detail))."
+            return L10n.tr("Crate could not encode the image (%@).", detail)
         }
     }
 

@@ -27,11 +27,11 @@ public enum AlbumSort: String, CaseIterable, Sendable {
 
     public var label: String {
         switch self {
-        case .recentlyScanned: return "Recently Scanned"
-        case .artist: return "Artist"
-        case .title: return "Title"
-        case .rating: return "Rating"
-        case .year: return "Year"
+        case .recentlyScanned: return L10n.tr("Recently Scanned")
+        case .artist: return L10n.tr("Artist")
+        case .title: return L10n.tr("Title")
+        case .rating: return L10n.tr("Rating")
+        case .year: return L10n.tr("Year")
         }
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// Headings that group History by day: "Today", "Yesterday", then the date ("Saturday 21 November 2026").
 public enum DayHeading {
     public static func title(for date: Date, now: Date = Date(), calendar: Calendar = .current, locale: Locale = .current) -> String {
-        if calendar.isDate(date, inSameDayAs: now) { return "Today" }
+        if calendar.isDate(date, inSameDayAs: now) { return L10n.tr("Today") }
         if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) {
-            return "Yesterday"
+            return L10n.tr("Yesterday")
         }
         let formatter = DateFormatter()
         formatter.calendar = calendar

@@ -45,9 +45,9 @@ public enum TagReadProblem: String, Error, Equatable, Sendable, Codable {
 
     public var message: String {
         switch self {
-        case .empty: return "The file is empty."
-        case .unreadable: return "The file is damaged, truncated or not audio Crate can read."
-        case .noAudio: return "The file holds no audio stream."
+        case .empty: return L10n.tr("The file is empty.")
+        case .unreadable: return L10n.tr("The file is damaged, truncated or not audio Crate can read.")
+        case .noAudio: return L10n.tr("The file holds no audio stream.")
         }
     }
 }

@@ -109,8 +109,8 @@ public enum CDWalletBuilder {
 
     /// The collision rule: most recently modified, then most items, then path order.
     static func choose(_ playlists: [WalletPlaylist]) -> (WalletPlaylist?, String) {
-        guard let first = playlists.first else { return (nil, "No playlist named \"CDs\" (CDs.m3u, CDs.m3u8 or CDs.xspf) in the music folders.") }
-        if playlists.count == 1 { return (first, "The only \"CDs\" playlist.") }
+        guard let first = playlists.first else { return (nil, L10n.tr("No playlist named \"CDs\" (CDs.m3u, CDs.m3u8 or CDs.xspf) in the music folders.")) }
+        if playlists.count == 1 { return (first, L10n.tr("The only \"CDs\" playlist.")) }
         let sorted = playlists.sorted { ($1.modifiedNs, $1.itemCount, $0.path) < ($0.modifiedNs, $0.itemCount, $1.path) }
         let best = sorted[0], runnerUp = sorted[1]
         if best.modifiedNs != runnerUp.modifiedNs {

@@ -56,3 +56,17 @@ public enum MBIDError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
+
+extension Album {
+    /// The album's page on MusicBrainz ("Open in MusicBrainz"): its release group (every edition
+    /// of the album), else the release that was identified; nil when it has no valid MBID.
+    public var musicBrainzPage: URL? {
+        if let group = MBID(validating: musicBrainzReleaseGroupID) {
+            return URL(string: "https://musicbrainz.org/release-group/\(group)")
+        }
+        if let release = MBID(validating: musicBrainzReleaseID) {
+            return URL(string: "https://musicbrainz.org/release/\(release)")
+        }
+        return nil
+    }
+}

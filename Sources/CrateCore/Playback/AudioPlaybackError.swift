@@ -25,21 +25,21 @@ public enum AudioPlaybackError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .notInMusicFolder:
-            return "Not in your music folder"
+            return L10n.tr("Not in your music folder")
         case .ambiguousFiles(_, let folders):
-            return "Several albums in your music folder could be this one (\(folders.joined(separator: "; "))); Crate does not guess. Tag the files with their MusicBrainz release, or keep one copy."
+            return L10n.tr("Several albums in your music folder could be this one (%@); Crate does not guess. Tag the files with their MusicBrainz release, or keep one copy.", folders.joined(separator: "; "))
         case .missingPlugin(let format, let package):
-            return "Install \(package) to play \(format) files."
+            return L10n.tr("Install %@ to play %@ files.", package, format)
         case .fileMissing(let path):
-            return "\(PathBytes.displayName(path)) is no longer in your music folder; skipped to the next track."
+            return L10n.tr("%@ is no longer in your music folder; skipped to the next track.", PathBytes.displayName(path))
         case .unreadableFile(let path):
-            return "\(PathBytes.displayName(path)) is damaged or not audio Crate can play; skipped to the next track."
+            return L10n.tr("%@ is damaged or not audio Crate can play; skipped to the next track.", PathBytes.displayName(path))
         case .noAudioOutput:
-            return "Crate could not open a sound output. Check that a sound card (or PulseAudio/PipeWire) is available."
+            return L10n.tr("Crate could not open a sound output. Check that a sound card (or PulseAudio/PipeWire) is available.")
         case .invalidSink(let description):
-            return "CRATE_AUDIO_SINK=\(description) is not a GStreamer audio sink Crate can use (try \"autoaudiosink\" or \"fakesink sync=true\")."
+            return L10n.tr("CRATE_AUDIO_SINK=%@ is not a GStreamer audio sink Crate can use (try \"autoaudiosink\" or \"fakesink sync=true\").", description)
         case .playerUnavailable:
-            return "GStreamer's player is not installed: install gstreamer1.0-plugins-base."
+            return L10n.tr("GStreamer's player is not installed: install gstreamer1.0-plugins-base.")
         case .playbackFailed(let path):
             return path.map { "Crate could not play \(PathBytes.displayName($0)); skipped to the next track." } ?? "Crate could not play this track."
         }

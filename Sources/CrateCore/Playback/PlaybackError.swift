@@ -21,19 +21,19 @@ public enum PlaybackError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .albumNotFound(let id):
-            return "No album with id \(id) in your crate."
+            return L10n.tr("No album with id %@ in your crate.", id)
         case .noTrackList:
-            return "No track list for this album"
+            return L10n.tr("No track list for this album")
         case .trackListPending:
-            return "The track list of this album has not arrived yet (MusicBrainz did not answer); Crate fetches it on its next run, or now with `crate repair`."
+            return L10n.tr("The track list of this album has not arrived yet (MusicBrainz did not answer); Crate fetches it on its next run, or now with `crate repair`.")
         case .trackListFailed:
-            return "Crate could not fetch the track list of this album after several tries; scan the album again or run `crate repair` to retry."
+            return L10n.tr("Crate could not fetch the track list of this album after several tries; scan the album again or run `crate repair` to retry.")
         case .albumNotInGrid(let id):
-            return "Album \(id) is not in the grid it was played from."
+            return L10n.tr("Album %@ is not in the grid it was played from.", id)
         case .nothingToPlay:
-            return "Nothing to play: none of these albums has a track list."
+            return L10n.tr("Nothing to play: none of these albums has a track list.")
         case .entryOutOfRange(let index):
-            return "There is no track \(index + 1) in the queue."
+            return L10n.tr("There is no track %@ in the queue.", index + 1)
         }
     }
 }

@@ -63,28 +63,28 @@ public enum ProviderError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .missingKey(let kind):
-            return "No API key is set for \(kind.displayName). Add one in Settings (Ctrl+,) or set \(kind.keyEnvironmentVariables.last ?? "the key variable")."
+            return L10n.tr("No API key is set for %@. Add one in Settings (Ctrl+,) or set %@.", kind.displayName, kind.keyEnvironmentVariables.last ?? "the key variable")
         case .unsafeKeyFile(let kind, let problem):
-            return "Crate did not use the \(kind.displayName) API key because \(problem.reason). Run `\(problem.fix)`, or set \(kind.keyEnvironmentVariables.last ?? "the key variable")."
+            return L10n.tr("Crate did not use the %@ API key because %@. Run `%@`, or set %@.", kind.displayName, problem.reason, problem.fix, kind.keyEnvironmentVariables.last ?? "the key variable")
         case .invalidKey(let kind, let status):
-            return "\(kind.displayName) rejected the API key (HTTP \(status)). Check the key in Settings (Ctrl+,) or in \(kind.keyEnvironmentVariables.last ?? "the key variable")."
+            return L10n.tr("%@ rejected the API key (HTTP %@). Check the key in Settings (Ctrl+,) or in %@.", kind.displayName, status, kind.keyEnvironmentVariables.last ?? "the key variable")
         case .rateLimited(let delay):
-            if let delay { return "The provider is rate limiting requests; try again in \(Int(delay.rounded(.up))) s." }
-            return "The provider is rate limiting requests; try again shortly."
+            if let delay { return L10n.tr("The provider is rate limiting requests; try again in %@ s.", Int(delay.rounded(.up))) }
+            return L10n.tr("The provider is rate limiting requests; try again shortly.")
         case .overloaded:
-            return "The provider is overloaded right now; try again in a moment."
+            return L10n.tr("The provider is overloaded right now; try again in a moment.")
         case .quotaExhausted(let kind):
-            return "Your \(kind.displayName) account has no quota or credit left. Check your plan and billing, or choose another provider in Settings (Ctrl+,)."
+            return L10n.tr("Your %@ account has no quota or credit left. Check your plan and billing, or choose another provider in Settings (Ctrl+,).", kind.displayName)
         case .refusal:
-            return "The model declined to answer."
+            return L10n.tr("The model declined to answer.")
         case .emptyResponse:
-            return "The model returned an empty answer."
+            return L10n.tr("The model returned an empty answer.")
         case .serverError(let status):
-            return "The provider had a server error (HTTP \(status))."
+            return L10n.tr("The provider had a server error (HTTP %@).", status)
         case .badResponse(let detail):
-            return "The provider sent an answer Crate could not read: \(detail)".endingSentence
+            return L10n.tr("The provider sent an answer Crate could not read: %@", detail).endingSentence
         case .transport(let detail):
-            return "Could not reach the provider: \(detail)".endingSentence
+            return L10n.tr("Could not reach the provider: %@", detail).endingSentence
         }
     }
 }
@@ -100,7 +100,7 @@ extension ProviderKind {
         case .anthropic: return "Anthropic"
         case .openai: return "OpenAI"
         case .ollama: return "Ollama"
-        case .none: return "No provider"
+        case .none: return L10n.tr("No provider")
         }
     }
 }

@@ -27,10 +27,10 @@ public enum ReviewError: Error, Equatable, Sendable {
     /// The headline: the seed's "Review Temporarily Unavailable", or the key problem itself.
     public var title: String {
         switch self {
-        case .provider(.missingKey): return "API Key Missing"
-        case .provider(.unsafeKeyFile): return "API Key Not Used"
-        case .provider(.invalidKey): return "API Key Rejected"
-        case .noProvider: return "No Review Provider"
+        case .provider(.missingKey): return L10n.tr("API Key Missing")
+        case .provider(.unsafeKeyFile): return L10n.tr("API Key Not Used")
+        case .provider(.invalidKey): return L10n.tr("API Key Rejected")
+        case .noProvider: return L10n.tr("No Review Provider")
         default: return ReviewError.unavailableTitle
         }
     }
@@ -39,9 +39,9 @@ public enum ReviewError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .invalidInput(let error): return error.message
-        case .noProvider: return "No review provider is set up. Choose Anthropic, OpenAI or Ollama in Settings (Ctrl+,) or set CRATE_PROVIDER."
+        case .noProvider: return L10n.tr("No review provider is set up. Choose Anthropic, OpenAI or Ollama in Settings (Ctrl+,) or set CRATE_PROVIDER.")
         case .provider(let error): return error.message
-        case .invalidOutput(let error): return "The review that came back could not be used: \(error.detail)."
+        case .invalidOutput(let error): return L10n.tr("The review that came back could not be used: %@.", error.detail)
         case .prompt(let failure): return failure.errorDescription ?? "The review prompt is missing."
         }
     }

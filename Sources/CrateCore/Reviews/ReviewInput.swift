@@ -10,11 +10,11 @@ public enum ReviewInputError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .emptyArtist: return "A review needs the artist's name."
-        case .emptyTitle: return "A review needs the album title."
-        case .fieldTooLong(let field, let limit): return "The \(field) is longer than \(limit) characters."
-        case .tooManyGenres(let limit): return "A review takes at most \(limit) genres."
-        case .invalidYear(let year): return "\"\(year)\" is not a release year; use four digits (1977) or Unknown."
+        case .emptyArtist: return L10n.tr("A review needs the artist's name.")
+        case .emptyTitle: return L10n.tr("A review needs the album title.")
+        case .fieldTooLong(let field, let limit): return L10n.tr("The %@ is longer than %@ characters.", field, limit)
+        case .tooManyGenres(let limit): return L10n.tr("A review takes at most %@ genres.", limit)
+        case .invalidYear(let year): return L10n.tr("\"%@\" is not a release year; use four digits (1977) or Unknown.", year)
         }
     }
 }

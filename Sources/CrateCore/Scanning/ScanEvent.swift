@@ -67,15 +67,15 @@ public enum ScanFailure: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .budgetUsedUp(let message): return message
-        case .notIdentified: return "Unable to identify this cover art"
+        case .notIdentified: return L10n.tr("Unable to identify this cover art")
         case .badImage(let message), .providerKey(let message), .other(let message): return message
         case .offline(let service):
-            return "Crate could not reach \(service). Check the internet connection; the photo waits in History and is scanned again when the connection is back."
-        case .cancelled: return "Scan cancelled"
+            return L10n.tr("Crate could not reach %@. Check the internet connection; the photo waits in History and is scanned again when the connection is back.", service)
+        case .cancelled: return L10n.tr("Scan cancelled")
         case .mustWait(let service, let seconds, true):
-            return "\(service) asked us to wait \(WaitDuration.spoken(seconds)) — the scan is queued and will be tried again on the next run after that."
+            return L10n.tr("%@ asked us to wait %@ — the scan is queued and will be tried again on the next run after that.", service, WaitDuration.spoken(seconds))
         case .mustWait(let service, let seconds, false):
-            return "\(service) asked us to wait \(WaitDuration.spoken(seconds)) — this photo was not scanned and nothing was saved; scan it again after that."
+            return L10n.tr("%@ asked us to wait %@ — this photo was not scanned and nothing was saved; scan it again after that.", service, WaitDuration.spoken(seconds))
         }
     }
 }

@@ -143,9 +143,9 @@ public enum SettingsError: Error, Equatable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .malformed(let path): return "The settings file \(path) is not valid JSON. Fix or remove it."
+        case .malformed(let path): return L10n.tr("The settings file %@ is not valid JSON. Fix or remove it.", path)
         case .invalidEndpoint(let variable, let value): return "\(variable)=\(value) is not an http(s) URL."
-        case .unknownProvider(let name): return "Unknown provider \"\(name)\"; use anthropic, openai, ollama or none."
+        case .unknownProvider(let name): return L10n.tr("Unknown provider \"%@\"; use anthropic, openai, ollama or none.", name)
         }
     }
 }

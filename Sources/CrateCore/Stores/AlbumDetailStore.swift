@@ -36,7 +36,7 @@ public struct AlbumDetailState: Equatable, Sendable {
     /// "match 92 %" under "View on Discogs".
     public var discogsMatchText: String? {
         guard let discogs, discogsPage != nil else { return nil }
-        return "match \(Int((discogs.score * 100).rounded())) %"
+        return L10n.tr("match %@ %%", Int((discogs.score * 100).rounded()))
     }
 
     /// The album as the rating intents name it (nil without a MusicBrainz release group).
@@ -50,7 +50,7 @@ public struct AlbumDetailState: Equatable, Sendable {
     public var subtitle: String {
         guard let album else { return "" }
         var parts: [String] = []
-        if let year = album.year, !year.isEmpty { parts.append("Released \(year)") }
+        if let year = album.year, !year.isEmpty { parts.append(L10n.tr("Released %@", year)) }
         if let genre = album.genres.first { parts.append(genre.capitalized) }
         if let label = album.label, !label.isEmpty { parts.append(label) }
         return parts.joined(separator: " · ")
@@ -337,7 +337,7 @@ public final class AlbumDetailStore {
 
 /// The seed's failure wording, in one place.
 public enum ReviewFailureText {
-    public static let title = "Review Temporarily Unavailable"
+    public static let title = L10n.tr("Review Temporarily Unavailable")
     public static let tip = "Tip: scan this album again (or press Regenerate) to retry generating the review."
 
     /// Errors that carry their own user message (e.g. a wrong key pointing to settings) keep it.

@@ -93,7 +93,7 @@ public final class CDsStore {
         }.value
         switch result {
         case .success(let id):
-            state.update { $0.message = id == nil ? "This album is already in your crate." : nil }
+            state.update { $0.message = id == nil ? L10n.tr("This album is already in your crate.") : nil }
             return id
         case .failure(let error):
             state.update { $0.message = UserMessage.text(for: error) }

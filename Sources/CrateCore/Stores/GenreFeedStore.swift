@@ -132,7 +132,7 @@ public final class GenreFeedStore {
             state.update {
                 $0.phase = .loaded
                 $0.tiles = []
-                $0.message = "Genre feeds need MusicBrainz, which is turned off in Preferences."
+                $0.message = L10n.tr("Genre feeds need MusicBrainz, which is turned off in Preferences.")
             }
             return
         }
@@ -159,7 +159,7 @@ public final class GenreFeedStore {
             $0.tiles = feed.1
             $0.signals = Dictionary(feed.0.items.map { ($0.item.releaseGroupID, $0.signal) }, uniquingKeysWith: { a, _ in a })
             $0.unavailable = unavailable
-            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? "Nothing found for \(scope.title) yet." : "No source could be reached for \(scope.title).") : nil
+            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? L10n.tr("Nothing found for %@ yet.", scope.title) : L10n.tr("No source could be reached for %@.", scope.title)) : nil
         }
         await fetchArtwork(generation: current)
     }

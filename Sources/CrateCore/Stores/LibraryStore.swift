@@ -22,12 +22,16 @@ public struct LibraryState: Equatable, Sendable {
     public var selectedAlbumID: Int64?
     /// Albums in the whole crate (the search shows `albums.count` of them).
     public var total = 0
+    /// The last album removed ("Remove from Crate"), which Undo can put back.
+    public var undoableRemoval: RemovedAlbum?
+    /// Why the last removal or its undo failed, in plain words.
+    public var errorMessage: String?
 
     /// "2,000 albums", or while searching "12 of 2,000"; nil before the first load.
     public var countText: String? {
         guard phase == .loaded else { return nil }
-        if !query.isEmpty { return "\(Self.grouped(listing.count)) of \(Self.grouped(total))" }
-        return total == 1 ? "1 album" : "\(Self.grouped(total)) albums"
+        if !query.isEmpty { return L10n.tr("%@ of %@", Self.grouped(listing.count), Self.grouped(total)) }
+        return L10n.plural("%@ album", "%@ albums", total, Self.grouped(total))
     }
 
     /// Thousands grouped with commas ("100,000"), the same in every locale for now.
@@ -134,6 +138,52 @@ public final class LibraryStore {
     public func search(_ query: String) async {
         state.update { $0.query = query }
         await reload()
+    }
+
+    /// "Remove from Crate": the album leaves the crate with its scans, tracks and the rest, kept
+    /// in `undoableRemoval` for `undoRemoval`. Returns what was removed (nil when it was gone
+    /// already, e.g. removed by another process, or when the write failed: see `errorMessage`).
+    @discardableResult
+    public func remove(albumID: Int64) async -> RemovedAlbum? {
+        let database = self.database
+        do {
+            let removed = try await Task.detached { try database.removeAlbum(id: albumID) }.value
+            state.update {
+                if removed != nil { $0.undoableRemoval = removed }
+                if $0.selectedAlbumID == albumID { $0.selectedAlbumID = nil }
+                $0.errorMessage = nil
+            }
+            await reload()
+            return removed
+        } catch {
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
+            return nil
+        }
+    }
+
+    /// Undo of `remove(albumID:)`: `removed` (a toast's own), or the last removal. Doing it twice
+    /// restores the album once. Returns whether the album is in the crate afterwards.
+    @discardableResult
+    public func undoRemoval(_ removed: RemovedAlbum? = nil) async -> Bool {
+        guard let removed = removed ?? state.value.undoableRemoval else { return false }
+        let database = self.database
+        do {
+            try await Task.detached { try database.restoreAlbum(removed) }.value
+            state.update {
+                if $0.undoableRemoval == removed { $0.undoableRemoval = nil }
+                $0.errorMessage = nil
+            }
+            await reload()
+            return true
+        } catch {
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
+            return false
+        }
+    }
+
+    /// Forgets the undoable removal (its toast went away).
+    public func commitRemoval(_ removed: RemovedAlbum) {
+        if state.value.undoableRemoval == removed { state.update { $0.undoableRemoval = nil } }
     }
 
     public func select(albumID: Int64?) {

@@ -14,9 +14,9 @@ public struct MusicIndexState: Equatable, Sendable {
 
     /// "Indexing your music folder…", or what the last re-index found.
     public var summary: String {
-        if isIndexing { return "Indexing your music folder…" }
+        if isIndexing { return L10n.tr("Indexing your music folder…") }
         if let errorMessage { return errorMessage }
-        guard let report = lastReport else { return "Not indexed yet in this session." }
+        guard let report = lastReport else { return L10n.tr("Not indexed yet in this session.") }
         var text = "\(report.files) files, \(report.albums) albums"
         if report.added + report.updated + report.removed > 0 {
             text += " (\(report.added) added, \(report.updated) changed, \(report.removed) removed)"

@@ -8,10 +8,10 @@ public enum MusicFolderInputError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .notAFolder(let path): return "\(PathBytes.displayName(path)) is not a folder Crate can read."
-        case .alreadyAdded(let path): return "\(PathBytes.displayName(path)) is already a music folder."
+        case .notAFolder(let path): return L10n.tr("%@ is not a folder Crate can read.", PathBytes.displayName(path))
+        case .alreadyAdded(let path): return L10n.tr("%@ is already a music folder.", PathBytes.displayName(path))
         case .insideAnother(let folder, let parent):
-            return "\(PathBytes.displayName(folder)) is inside \(PathBytes.displayName(parent)), which is already indexed."
+            return L10n.tr("%@ is inside %@, which is already indexed.", PathBytes.displayName(folder), PathBytes.displayName(parent))
         }
     }
 }

@@ -66,7 +66,7 @@ public struct UsageOverview: Equatable, Sendable {
         self.cost = cost
         budget = summary.budget.isSet
             ? "\(Int((summary.status.fraction * 100).rounded(.down))) % used (\(summary.status.usedText))"
-            : "No monthly budget"
+            : L10n.tr("No monthly budget")
         priceProblem = summary.priceProblem?.message
     }
 }
@@ -87,10 +87,10 @@ public enum ConnectionTest: Equatable, Sendable {
 public final class PreferencesStore {
     /// The providers in the order the window lists them, with their display names.
     public static let providers: [(kind: ProviderKind, name: String)] = [
-        (.none, "None — offline matching only"),
+        (.none, L10n.tr("None — offline matching only")),
         (.anthropic, "Anthropic"),
         (.openai, "OpenAI"),
-        (.ollama, "Ollama (local)"),
+        (.ollama, L10n.tr("Ollama (local)")),
     ]
 
     public let state = ObservableValue(PreferencesState())
@@ -141,8 +141,8 @@ public final class PreferencesStore {
         if !overrides.isEmpty {
             let names = overrides.map { "$" + $0 }.joined(separator: ", ")
             initial.overrideNotice = overrides.count == 1
-                ? "This session also uses \(names), which wins over what is saved here and is never saved."
-                : "This session also uses \(names), which win over what is saved here and are never saved."
+                ? L10n.tr("This session also uses %@, which wins over what is saved here and is never saved.", names)
+                : L10n.tr("This session also uses %@, which win over what is saved here and are never saved.", names)
         }
         state.set(initial)
         showMusicFolders()
@@ -242,7 +242,7 @@ public final class PreferencesStore {
         next.provider = current.provider
         if let keyPath = current.provider.endpointKeyPath {
             guard let url = Self.endpointURL(current.endpoint) else {
-                state.update { $0.errorMessage = "The endpoint must be an http:// or https:// address." }
+                state.update { $0.errorMessage = L10n.tr("The endpoint must be an http:// or https:// address.") }
                 return false
             }
             next.endpoints[keyPath: keyPath] = url
@@ -254,7 +254,7 @@ public final class PreferencesStore {
         if !contact.isEmpty { next.musicBrainzContact = contact }
         let listenBrainzUser = current.listenBrainzUser.trimmingCharacters(in: .whitespaces)
         if listenBrainzUser.contains(where: { $0 == "/" || $0.isNewline }) {
-            state.update { $0.errorMessage = "A ListenBrainz user name cannot contain a slash or a line break." }
+            state.update { $0.errorMessage = L10n.tr("A ListenBrainz user name cannot contain a slash or a line break.") }
             return false
         }
         next.listenBrainzUser = listenBrainzUser.isEmpty ? nil : listenBrainzUser
@@ -299,12 +299,12 @@ public final class PreferencesStore {
     public func testConnection() {
         let current = state.value
         guard current.provider != .none else {
-            state.update { $0.connection = .failed("Choose a provider first.") }
+            state.update { $0.connection = .failed(L10n.tr("Choose a provider first.")) }
             return
         }
         let kind = current.provider
         guard let keyPath = kind.endpointKeyPath, let typedEndpoint = Self.endpointURL(current.endpoint) else {
-            state.update { $0.connection = .failed("The endpoint must be an http:// or https:// address.") }
+            state.update { $0.connection = .failed(L10n.tr("The endpoint must be an http:// or https:// address.")) }
             return
         }
         // The endpoint this session would really use: a `CRATE_*_URL` override wins, as it does
@@ -335,7 +335,7 @@ public final class PreferencesStore {
                 let response = try await provider.complete(request)
                 outcome = .succeeded("Connected: \(kind.displayName) answered (model \(response.model)).")
             } catch let error as ProviderError where ScanFailure.isUnreachable(error) {
-                outcome = .failed("Crate could not reach \(kind.displayName) at \(endpoint.host ?? endpoint.absoluteString). Check the address and the internet connection.")
+                outcome = .failed(L10n.tr("Crate could not reach %@ at %@. Check the address and the internet connection.", kind.displayName, endpoint.host ?? endpoint.absoluteString))
             } catch {
                 outcome = .failed(UserMessage.text(for: error))
             }
@@ -351,7 +351,7 @@ public final class PreferencesStore {
         let token = typed.isEmpty ? environment.keys.listenBrainzToken().token : typed
         let user = state.value.listenBrainzUser.trimmingCharacters(in: .whitespaces)
         guard let token else {
-            state.update { $0.listenBrainzTest = .failed("Paste your ListenBrainz user token first (from your ListenBrainz settings page).") }
+            state.update { $0.listenBrainzTest = .failed(L10n.tr("Paste your ListenBrainz user token first (from your ListenBrainz settings page).")) }
             return
         }
         let settings = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
@@ -364,11 +364,11 @@ public final class PreferencesStore {
             do {
                 let name = try await client.validateToken()
                 if user.isEmpty {
-                    outcome = .succeeded("The token belongs to \(name). Type \(name) as the user name to use your listening.")
+                    outcome = .succeeded(L10n.tr("The token belongs to %@. Type %@ as the user name to use your listening.", name, name))
                 } else if name.caseInsensitiveCompare(user) == .orderedSame {
-                    outcome = .succeeded("Connected as \(name).")
+                    outcome = .succeeded(L10n.tr("Connected as %@.", name))
                 } else {
-                    outcome = .failed("This token belongs to \(name), not \(user).")
+                    outcome = .failed(L10n.tr("This token belongs to %@, not %@.", name, user))
                 }
             } catch {
                 outcome = .failed(UserMessage.text(for: error))
@@ -390,7 +390,7 @@ public final class PreferencesStore {
     public func testDiscogs() {
         let typed = pendingDiscogsToken.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let token = typed.isEmpty ? environment.keys.discogsToken().token : typed else {
-            state.update { $0.discogsTest = .failed("Paste your Discogs personal access token first (Discogs → Settings → Developers).") }
+            state.update { $0.discogsTest = .failed(L10n.tr("Paste your Discogs personal access token first (Discogs → Settings → Developers).")) }
             return
         }
         let settings = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
@@ -407,7 +407,7 @@ public final class PreferencesStore {
             let outcome: ConnectionTest
             do {
                 let name = try await client.identity()
-                outcome = .succeeded("Connected as \(name).")
+                outcome = .succeeded(L10n.tr("Connected as %@.", name))
             } catch DiscogsError.tokenRejected {
                 outcome = .failed(Self.discogsTokenRefused)
             } catch DiscogsError.network(let error) {
@@ -420,7 +420,7 @@ public final class PreferencesStore {
         }
     }
 
-    public static let discogsTokenRefused = "Discogs did not accept this token. Copy it again from Discogs → Settings → Developers."
+    public static let discogsTokenRefused = L10n.tr("Discogs did not accept this token. Copy it again from Discogs → Settings → Developers.")
 
     /// Waits for a running Discogs test (tests).
     public func waitForDiscogsTest() async {
@@ -440,9 +440,9 @@ public final class PreferencesStore {
     /// Where to get a key for `kind` (Ollama: where to get Ollama).
     public static func keyLink(for kind: ProviderKind) -> (title: String, url: URL)? {
         switch kind {
-        case .anthropic: return ("Get an Anthropic API key", URL(string: "https://console.anthropic.com/settings/keys")!)
-        case .openai: return ("Get an OpenAI API key", URL(string: "https://platform.openai.com/api-keys")!)
-        case .ollama: return ("Install Ollama (runs on this computer, no key)", URL(string: "https://ollama.com/download")!)
+        case .anthropic: return (L10n.tr("Get an Anthropic API key"), URL(string: "https://console.anthropic.com/settings/keys")!)
+        case .openai: return (L10n.tr("Get an OpenAI API key"), URL(string: "https://platform.openai.com/api-keys")!)
+        case .ollama: return (L10n.tr("Install Ollama (runs on this computer, no key)"), URL(string: "https://ollama.com/download")!)
         case .none: return nil
         }
     }
@@ -453,9 +453,9 @@ public final class PreferencesStore {
         let source = environment.keys.discogsToken().source
         let status: String
         switch source {
-        case .missing: status = "No token saved. Without one, albums are not linked to Discogs."
+        case .missing: status = L10n.tr("No token saved. Without one, albums are not linked to Discogs.")
         case .refusedInsecureFile, .refusedInsecureDirectory: status = source.description
-        default: status = "A token is saved (\(source.description)). Paste a new one to replace it."
+        default: status = L10n.tr("A token is saved (%@). Paste a new one to replace it.", source.description)
         }
         state.update { $0.discogsTokenStatus = status }
     }
@@ -464,9 +464,9 @@ public final class PreferencesStore {
         let source = environment.keys.listenBrainzToken().source
         let status: String
         switch source {
-        case .missing: status = "No token saved. Without one, favourites and dislikes stay on this computer."
+        case .missing: status = L10n.tr("No token saved. Without one, favourites and dislikes stay on this computer.")
         case .refusedInsecureFile, .refusedInsecureDirectory: status = source.description
-        default: status = "A token is saved (\(source.description)). Paste a new one to replace it."
+        default: status = L10n.tr("A token is saved (%@). Paste a new one to replace it.", source.description)
         }
         state.update { $0.listenBrainzTokenStatus = status }
     }
@@ -475,9 +475,9 @@ public final class PreferencesStore {
         let source = environment.keys.source(for: kind)
         let keyStatus: String
         switch source {
-        case .missing: keyStatus = kind == .none ? "" : (kind.needsKey ? "No key saved. Paste one above." : "No key needed.")
+        case .missing: keyStatus = kind == .none ? "" : (kind.needsKey ? L10n.tr("No key saved. Paste one above.") : L10n.tr("No key needed."))
         case .refusedInsecureFile, .refusedInsecureDirectory: keyStatus = source.description
-        default: keyStatus = "A key is saved (\(source.description)). Type a new one to replace it."
+        default: keyStatus = L10n.tr("A key is saved (%@). Type a new one to replace it.", source.description)
         }
         let changed = state.value.provider != kind
         if changed { testTask?.cancel() }
@@ -509,8 +509,8 @@ public enum BudgetInputError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .scans: return "The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit."
-        case .cost: return "The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit."
+        case .scans: return L10n.tr("The monthly scan budget must be a whole number of scans from 1 to 1000000, or empty for no limit.")
+        case .cost: return L10n.tr("The monthly cost budget must be an amount of dollars above 0 (such as 5.00), or empty for no limit.")
         }
     }
 }

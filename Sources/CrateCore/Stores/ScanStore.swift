@@ -26,7 +26,7 @@ public struct ScanState: Equatable, Sendable {
 
     /// "Scanning 2 of 5" when several files were dropped at once.
     public var countText: String? {
-        total > 1 && position > 0 ? "Scanning \(position) of \(total)" : nil
+        total > 1 && position > 0 ? L10n.tr("Scanning %@ of %@", position, total) : nil
     }
 
     /// "Not this album?": the runners-up of the scan just completed, best first, with their
@@ -66,9 +66,9 @@ public struct ScanSummary: Equatable, Sendable {
     /// "3 scanned, 1 not identified, 2 waiting for the network".
     public var text: String {
         var parts: [String] = []
-        if scanned > 0 || (failed == 0 && waiting == 0) { parts.append("\(scanned) scanned") }
-        if failed > 0 { parts.append("\(failed) not identified") }
-        if waiting > 0 { parts.append("\(waiting) waiting to be scanned again") }
+        if scanned > 0 || (failed == 0 && waiting == 0) { parts.append(L10n.plural("%@ scanned", "%@ scanned", scanned, scanned)) }
+        if failed > 0 { parts.append(L10n.plural("%@ not identified", "%@ not identified", failed, failed)) }
+        if waiting > 0 { parts.append(L10n.plural("%@ waiting to be scanned again", "%@ waiting to be scanned again", waiting, waiting)) }
         return parts.joined(separator: ", ")
     }
 
@@ -83,9 +83,9 @@ public struct ScanSummary: Equatable, Sendable {
 /// whichever is running.
 @MainActor
 public final class ScanStore {
-    public static let identifyingMessage = "Extracting text and examining album art…"
-    public static let searchingMessage = "Flipping through every record bin in existence…"
-    public static let reviewMessage = "Writing a review that's somehow both pretentious and correct…"
+    public static let identifyingMessage = L10n.tr("Extracting text and examining album art…")
+    public static let searchingMessage = L10n.tr("Flipping through every record bin in existence…")
+    public static let reviewMessage = L10n.tr("Writing a review that's somehow both pretentious and correct…")
     /// After this long still identifying, the message changes to `searchingMessage`.
     public static let slowIdentificationDelay: TimeInterval = 3.5
 
@@ -304,7 +304,7 @@ public final class ScanStore {
     }
 
     private static func foundMessage(_ album: Album) -> String {
-        "We found \(album.title) by \(album.artist)"
+        L10n.tr("We found %@ by %@", album.title, album.artist)
     }
 
     private static func failure(from error: Error, cancelled: Bool) -> ScanFailure {

@@ -118,7 +118,7 @@ public final class WallStore {
             await loadCached()
             state.update {
                 $0.phase = .loaded
-                $0.message = built.items.isEmpty ? "No source could be reached, so this is the last wall that was built." : nil
+                $0.message = built.items.isEmpty ? L10n.tr("No source could be reached, so this is the last wall that was built.") : nil
                 if built.items.isEmpty { $0.unavailable = built.unavailable }
             }
             Task.detached(priority: .utility) {

@@ -18,29 +18,33 @@ public enum CrateError: Error, Equatable, Sendable {
     /// The background integrity check found damage: nothing more is written, and the next start
     /// moves the file aside.
     case libraryDamaged(path: String)
+    /// Undo of a removal found the album back in the crate already, as another album (scanned again).
+    case alreadyInCrate(title: String)
 
     public var message: String {
         switch self {
         case .directoryNotWritable(let path):
-            return "Crate cannot write to \(path). Check that the directory exists and that you own it."
+            return L10n.tr("Crate cannot write to %@. Check that the directory exists and that you own it.", path)
         case .databaseNewerThanApp(let path):
-            return "The library at \(path) was written by a newer version of Crate. It is open read-only; update Crate to change it."
+            return L10n.tr("The library at %@ was written by a newer version of Crate. It is open read-only; update Crate to change it.", path)
         case .databaseReadOnly:
-            return "The library is open read-only because it was written by a newer version of Crate."
+            return L10n.tr("The library is open read-only because it was written by a newer version of Crate.")
         case .databaseDirectoryReadOnly(let directory):
-            return "Crate cannot write to \(directory), so your library is open read-only: you can look through it, but nothing can be saved until you can write there again."
+            return L10n.tr("Crate cannot write to %@, so your library is open read-only: you can look through it, but nothing can be saved until you can write there again.", directory)
         case .libraryBusy(let path):
-            return "Another Crate process has been opening the library at \(path) for too long. Try again in a moment."
+            return L10n.tr("Another Crate process has been opening the library at %@ for too long. Try again in a moment.", path)
         case .databaseOpenFailed(let path, let reason):
-            return "Crate could not open its library at \(path): \(reason)".endingSentence
+            return L10n.tr("Crate could not open its library at %@: %@", path, reason).endingSentence
         case .notFound(let what):
-            return "\(what) was not found."
+            return L10n.tr("%@ was not found.", what)
         case .diskFull(let path):
-            return "The disk holding your library (\(path)) is full, so this was not saved. Free some space and try again; nothing already in your crate was lost."
+            return L10n.tr("The disk holding your library (%@) is full, so this was not saved. Free some space and try again; nothing already in your crate was lost.", path)
+        case .alreadyInCrate(let title):
+            return L10n.tr("The album “%@” is back in your crate already (it was scanned again), so it was not restored a second time.", title)
         case .databaseWriteFailed(let reason):
-            return "Crate could not save to its library (\(reason)). Nothing was half-saved; try again."
+            return L10n.tr("Crate could not save to its library (%@). Nothing was half-saved; try again.", reason)
         case .libraryDamaged(let path):
-            return "Crate found damage in your library (\(path)). To protect what is left, nothing more is saved to it. Quit Crate and start it again: the damaged file is then kept aside and a new library is created."
+            return L10n.tr("Crate found damage in your library (%@). To protect what is left, nothing more is saved to it. Quit Crate and start it again: the damaged file is then kept aside and a new library is created.", path)
         }
     }
 }

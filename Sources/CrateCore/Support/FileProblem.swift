@@ -18,21 +18,21 @@ public enum FileProblem: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .doesNotExist(let path):
-            return "\(path) does not exist."
+            return L10n.tr("%@ does not exist.", path)
         case .permissionDenied(let path):
-            return "Crate is not allowed to read \(path) (permission denied). Check the file's permissions."
+            return L10n.tr("Crate is not allowed to read %@ (permission denied). Check the file's permissions.", path)
         case .isFolder(let path):
-            return "\(path) is a folder, not a photo file."
+            return L10n.tr("%@ is a folder, not a photo file.", path)
         case .notRegularFile(let path, let kind):
-            return "\(path) is not a regular file (it is \(kind)); Crate reads photos from ordinary files only."
+            return L10n.tr("%@ is not a regular file (it is %@); Crate reads photos from ordinary files only.", path, kind)
         case .symbolicLinkLoop(let path):
-            return "\(path) could not be opened: its symbolic links point at each other in a loop."
+            return L10n.tr("%@ could not be opened: its symbolic links point at each other in a loop.", path)
         case .nameTooLong(let path):
-            return "The path \(path) is too long to open."
+            return L10n.tr("The path %@ is too long to open.", path)
         case .tooLarge(let path, let bytes, let limit):
-            return "\(path) is \(Self.size(bytes)); Crate reads photos of up to \(Self.size(limit)). Use a smaller copy of the photo."
+            return L10n.tr("%@ is %@; Crate reads photos of up to %@. Use a smaller copy of the photo.", path, Self.size(bytes), Self.size(limit))
         case .readFailed(let path, let reason):
-            return "Crate could not read \(path) (\(reason))."
+            return L10n.tr("Crate could not read %@ (%@).", path, reason)
         }
     }
 
@@ -62,7 +62,7 @@ public enum FileProblem: Error, Equatable, Sendable {
             let value = Double(bytes) / Double(scale)
             return value.rounded() == value ? "\(Int64(value)) \(unit)" : String(format: "%.1f", value) + " " + unit
         }
-        return "\(bytes) bytes"
+        return L10n.tr("%@ bytes", bytes)
     }
 }
 

@@ -13,10 +13,10 @@ public enum UserMessage {
     public static func text(for error: Error) -> String {
         switch error {
         case let error as CrateError: return error.message
-        case is CancellationError: return "The operation was cancelled."
+        case is CancellationError: return L10n.tr("The operation was cancelled.")
         case let error as DecodingError: return decoding(error)
         case let error as POSIXError:
-            return "The system refused an operation (\(String(cString: strerror(error.code.rawValue))))."
+            return L10n.tr("The system refused an operation (%@).", String(cString: strerror(error.code.rawValue)))
         default: break
         }
         let nsError = error as NSError
@@ -50,21 +50,21 @@ public enum UserMessage {
         switch CocoaError.Code(rawValue: error.code) {
         case .fileNoSuchFile, .fileReadNoSuchFile: return FileProblem.doesNotExist(path: path).message
         case .fileReadNoPermission, .fileWriteNoPermission: return FileProblem.permissionDenied(path: path).message
-        case .fileWriteOutOfSpace: return "The disk is full, so \(path) could not be written. Free some space and try again."
-        case .fileWriteVolumeReadOnly: return "\(path) is on a read-only disk and cannot be written."
-        case .fileReadTooLarge: return "\(path) is too large to read."
-        case .fileReadCorruptFile: return "\(path) is damaged and could not be read."
-        case .fileReadInapplicableStringEncoding: return "\(path) is not text in a known encoding."
-        default: return "Crate could not read or write \(path)."
+        case .fileWriteOutOfSpace: return L10n.tr("The disk is full, so %@ could not be written. Free some space and try again.", path)
+        case .fileWriteVolumeReadOnly: return L10n.tr("%@ is on a read-only disk and cannot be written.", path)
+        case .fileReadTooLarge: return L10n.tr("%@ is too large to read.", path)
+        case .fileReadCorruptFile: return L10n.tr("%@ is damaged and could not be read.", path)
+        case .fileReadInapplicableStringEncoding: return L10n.tr("%@ is not text in a known encoding.", path)
+        default: return L10n.tr("Crate could not read or write %@.", path)
         }
     }
 
     private static func decoding(_ error: DecodingError) -> String {
         switch error {
-        case .dataCorrupted: return "The data Crate received is not valid JSON."
-        case .keyNotFound(let key, _): return "The data Crate received has no \"\(key.stringValue)\"."
-        case .typeMismatch, .valueNotFound: return "The data Crate received has a value of the wrong kind."
-        @unknown default: return "The data Crate received could not be read."
+        case .dataCorrupted: return L10n.tr("The data Crate received is not valid JSON.")
+        case .keyNotFound(let key, _): return L10n.tr("The data Crate received has no \"%@\".", key.stringValue)
+        case .typeMismatch, .valueNotFound: return L10n.tr("The data Crate received has a value of the wrong kind.")
+        @unknown default: return L10n.tr("The data Crate received could not be read.")
         }
     }
 }

@@ -136,11 +136,11 @@ public enum PriceTableError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .unreadable(let path):
-            return "The price file \(path) could not be read, so Crate estimates costs with its built-in prices."
+            return L10n.tr("The price file %@ could not be read, so Crate estimates costs with its built-in prices.", path)
         case .malformed(let path):
-            return "The price file \(path) is not a valid price table (JSON with \"prices\": [{\"provider\", \"model\", \"input\", \"output\"}]), so Crate estimates costs with its built-in prices. Fix or remove it."
+            return L10n.tr("The price file %@ is not a valid price table (JSON with \"prices\": [{\"provider\", \"model\", \"input\", \"output\"}]), so Crate estimates costs with its built-in prices. Fix or remove it.", path)
         case .invalidPrice(let path, let provider, let model, let field):
-            return "The price file \(path) has an impossible \(field) for \(provider) \(model) (prices are dollars per million tokens, 0 or more), so Crate estimates costs with its built-in prices. Fix or remove it."
+            return L10n.tr("The price file %@ has an impossible %@ for %@ %@ (prices are dollars per million tokens, 0 or more), so Crate estimates costs with its built-in prices. Fix or remove it.", path, field, provider, model)
         }
     }
 }

@@ -46,7 +46,7 @@ public struct BudgetStatus: Equatable, Sendable {
         switch level {
         case .fine: return nil
         case .nearlyUsed:
-            return "\(Int((fraction * 100).rounded(.down))) % of this month's budget is used (\(usedText)). At 100 % Crate stops scans that need the identification service until \(BudgetStatus.day(resetsOn, calendar: calendar)); covers already in your crate are still recognised."
+            return L10n.tr("%@ %% of this month's budget is used (%@). At 100 %% Crate stops scans that need the identification service until %@; covers already in your crate are still recognised.", Int((fraction * 100).rounded(.down)), usedText, BudgetStatus.day(resetsOn, calendar: calendar))
         case .usedUp:
             return UsageBudgetError.usedUp(usedText: usedText, resetsOn: resetsOn).message(calendar: calendar)
         }
@@ -71,7 +71,7 @@ public enum UsageBudgetError: Error, Equatable, Sendable {
     public func message(calendar: Calendar = .current) -> String {
         switch self {
         case .usedUp(let used, let resetsOn):
-            return "This month's budget for the identification service is used up (\(used)) — raise it in Preferences or wait until \(BudgetStatus.day(resetsOn, calendar: calendar)). Covers already in your crate are still recognised offline."
+            return L10n.tr("This month's budget for the identification service is used up (%@) — raise it in Preferences or wait until %@. Covers already in your crate are still recognised offline.", used, BudgetStatus.day(resetsOn, calendar: calendar))
         }
     }
 

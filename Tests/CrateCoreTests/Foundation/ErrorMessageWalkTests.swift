@@ -32,7 +32,8 @@ struct ErrorMessageWalkTests {
         Walk([CrateError.directoryNotWritable("/data/crate"), .databaseNewerThanApp(path: "/data/crate/crate.sqlite"), .databaseReadOnly,
               .databaseOpenFailed(path: "/data/crate/crate.sqlite", reason: "it is damaged"), .notFound("The album"), .diskFull(path: "/data"),
               .databaseWriteFailed(reason: "disk I/O error"), .databaseDirectoryReadOnly(directory: "/data/crate"),
-              .libraryBusy(path: "/data/crate/crate.sqlite"), .libraryDamaged(path: "/data/crate/crate.sqlite")], cases: 10) {
+              .libraryBusy(path: "/data/crate/crate.sqlite"), .libraryDamaged(path: "/data/crate/crate.sqlite"),
+              .alreadyInCrate(title: "Blue Train")], cases: 11) {
             switch $0 {
             case .directoryNotWritable: 0
             case .databaseNewerThanApp: 1
@@ -44,6 +45,7 @@ struct ErrorMessageWalkTests {
             case .databaseDirectoryReadOnly: 7
             case .libraryBusy: 8
             case .libraryDamaged: 9
+            case .alreadyInCrate: 10
             }
         },
         Walk([ImageError.emptyFile, .notAnImage, .unsupportedFormat("PNG"), .damaged(detail: "premature end"), .tooLarge(width: 65000, height: 65000),
