@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "CrateCore", targets: ["CrateCore"]),
         .executable(name: "crate", targets: ["crate"]),
         .executable(name: "CrateDesktop", targets: ["CrateDesktop"]),
+        // The heavy libraries, loaded with dlopen at first use (crate_plugins.h): tier-0
+        // verification over OpenCV, and the player's GStreamer calls. Nothing links them; they
+        // are found next to the executable, in <prefix>/lib/crate, or in $CRATE_PLUGIN_DIR.
+        .library(name: "CrateCoverCheck", type: .dynamic, targets: ["CCoverCheck"]),
+        .library(name: "CrateGStreamer", type: .dynamic, targets: ["CGStreamerPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -34,10 +39,14 @@ let package = Package(
         ),
         // Hamming distances with POPCNT (runtime-dispatched) for tier 0 at library scale.
         .target(name: "CHamming"),
-        // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev): only a C interface
-        // crosses into Swift. The include path is Debian's; see scripts/install-deps.
+        // The function tables of the loadable parts (header only): what the Swift side sees of them.
+        .target(name: "CCratePlugins"),
+        // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev), built only into
+        // libCrateCoverCheck.so: no Swift target may depend on it. The include path is Debian's;
+        // see scripts/install-deps.
         .target(
             name: "CCoverCheck",
+            dependencies: ["CCratePlugins"],
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
@@ -56,11 +65,21 @@ let package = Package(
             name: "CTagLib",
             linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]
         ),
-        // System library: GStreamer, used only by CrateAudio (the real player).
+        // System library: GStreamer's headers and flags, for the player's plugin only.
         .systemLibrary(
             name: "CGStreamer",
             pkgConfig: "gstreamer-1.0",
             providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
+        // The player's GStreamer calls, built only into libCrateGStreamer.so: no Swift target may
+        // depend on it (CrateAudio reaches it through crate_plugins.h).
+        .target(
+            name: "CGStreamerPlugin",
+            dependencies: ["CCratePlugins", "CGStreamer"],
+            linkerSettings: [
+                .linkedLibrary("gstpbutils-1.0"), .linkedLibrary("gstreamer-1.0"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            ]
         ),
         .target(
             name: "CrateCore",
@@ -68,7 +87,7 @@ let package = Package(
                 "CJpeg",
                 "CTagLib",
                 "CHamming",
-                "CCoverCheck",
+                "CCratePlugins",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,10 +99,10 @@ let package = Package(
             name: "CrateLive",
             dependencies: ["CrateCore", "CSecret"]
         ),
-        // The GStreamer player behind the `Player` protocol (window and CLI).
+        // The GStreamer player behind the `Player` protocol (window and CLI), through libCrateGStreamer.so.
         .target(
             name: "CrateAudio",
-            dependencies: ["CrateCore", "CGStreamer"]
+            dependencies: ["CrateCore", "CCratePlugins"]
         ),
         .target(
             name: "CrateCLI",
