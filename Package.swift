@@ -9,10 +9,12 @@ let package = Package(
         .executable(name: "crate", targets: ["crate"]),
         .executable(name: "CrateDesktop", targets: ["CrateDesktop"]),
         // The heavy libraries, loaded with dlopen at first use (crate_plugins.h): tier-0
-        // verification over OpenCV, and the player's GStreamer calls. Nothing links them; they
+        // verification over OpenCV, the player's GStreamer calls, the Secret Service (libsecret,
+        // GIO, libgcrypt). Nothing links them; they
         // are found next to the executable, in <prefix>/lib/crate, or in $CRATE_PLUGIN_DIR.
         .library(name: "CrateCoverCheck", type: .dynamic, targets: ["CCoverCheck"]),
         .library(name: "CrateGStreamer", type: .dynamic, targets: ["CGStreamerPlugin"]),
+        .library(name: "CrateSecret", type: .dynamic, targets: ["CSecretPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -26,11 +28,21 @@ let package = Package(
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
-        // System library: libsecret, for API keys in the Secret Service (window and CLI).
+        // System library: libsecret's headers and flags, for the keyring plugin only.
         .systemLibrary(
             name: "CSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
+        ),
+        // API keys in the Secret Service (window and CLI), built only into libCrateSecret.so: no
+        // Swift target may depend on it (CrateLive reaches it through crate_plugins.h).
+        .target(
+            name: "CSecretPlugin",
+            dependencies: ["CCratePlugins", "CSecret"],
+            linkerSettings: [
+                .linkedLibrary("secret-1"), .linkedLibrary("gio-2.0"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            ]
         ),
         // C wrapper over libjpeg(-turbo): setjmp/longjmp error handling must stay in C.
         .target(
@@ -97,7 +109,7 @@ let package = Package(
         // `AppEnvironment.live`, shared by the window and the CLI.
         .target(
             name: "CrateLive",
-            dependencies: ["CrateCore", "CSecret"]
+            dependencies: ["CrateCore", "CCratePlugins"]
         ),
         // The GStreamer player behind the `Player` protocol (window and CLI), through libCrateGStreamer.so.
         .target(

@@ -5,8 +5,9 @@
 ///
 ///   libCrateCoverCheck.so  tier-0 verification (C++ over OpenCV)      crate_cover_check_plugin()
 ///   libCrateGStreamer.so   the GStreamer player's calls               crate_gstreamer_plugin()
+///   libCrateSecret.so      API keys in the Secret Service (libsecret) crate_secret_plugin()
 ///
-/// The executables link neither OpenCV nor GStreamer; they include this header only for the
+/// The executables link neither OpenCV, GStreamer nor libsecret; they include this header only for the
 /// types. Each entry point returns a table whose first two fields are the ABI version and the
 /// table's size; the loader refuses a table with another version or a smaller size.
 #include <stddef.h>
@@ -109,6 +110,22 @@ typedef struct {
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);
 typedef const crate_gstreamer_table *(*crate_gstreamer_plugin_fn)(void);
+
+/// libCrateSecret.so: Crate's one schema, a secret per name ("anthropic", "openai", …).
+typedef struct {
+    uint32_t abi_version;
+    uint32_t size;
+    /// Non-zero when a Secret Service answers on the session bus (checked without starting one).
+    int (*available)(void);
+    /// Non-zero when stored.
+    int (*store)(const char *name, const char *label, const char *value);
+    /// The stored value (free_password), or NULL.
+    char *(*lookup)(const char *name);
+    void (*free_password)(char *value);
+} crate_secret_table;
+
+const crate_secret_table *crate_secret_plugin(void);
+typedef const crate_secret_table *(*crate_secret_plugin_fn)(void);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@ public enum CratePlugin: String, CaseIterable, Sendable {
     case coverCheck = "CrateCoverCheck"
     /// The player's GStreamer calls: `crate_gstreamer_table`.
     case gstreamer = "CrateGStreamer"
+    /// API keys in the Secret Service (libsecret): `crate_secret_table`.
+    case secret = "CrateSecret"
 
     /// `libCrateCoverCheck.so`, `libCrateGStreamer.so`.
     public var fileName: String { "lib\(rawValue).so" }
@@ -21,6 +23,16 @@ public enum CratePlugin: String, CaseIterable, Sendable {
         switch self {
         case .coverCheck: "crate_cover_check_plugin"
         case .gstreamer: "crate_gstreamer_plugin"
+        case .secret: "crate_secret_plugin"
+        }
+    }
+
+    /// The Debian package of the library it opens.
+    var package: String {
+        switch self {
+        case .coverCheck: "libopencv-video406"
+        case .gstreamer: "libgstreamer-plugins-base1.0-0"
+        case .secret: "libsecret-1-0"
         }
     }
 
@@ -29,6 +41,7 @@ public enum CratePlugin: String, CaseIterable, Sendable {
         switch self {
         case .coverCheck: "Photo verification (matching a photo against your crate offline)"
         case .gstreamer: "The playback engine"
+        case .secret: "The keyring connection (API keys in the Secret Service)"
         }
     }
 }
@@ -52,7 +65,7 @@ public enum PluginError: Error, Equatable, Sendable {
                 + "Reinstall Crate, or set CRATE_PLUGIN_DIR to the folder that holds it."
         case .cannotLoad(let plugin, let path):
             return "\(plugin.purpose) could not be loaded from \(PathBytes.displayName(path)): a library it needs is missing. "
-                + "Install \(plugin == .coverCheck ? "libopencv-video406" : "libgstreamer-plugins-base1.0-0") (scripts/install-deps installs everything)."
+                + "Install \(plugin.package) (scripts/install-deps installs everything)."
         case .incompatible(let plugin, let path):
             return "\(PathBytes.displayName(path)) is not the \(plugin.fileName) of this version of Crate. Reinstall Crate."
         }
@@ -100,7 +113,11 @@ public enum PluginLoader {
         // Both entry points have the same shape: a table that starts with version and size.
         typealias Entry = @convention(c) () -> UnsafeRawPointer?
         let entry = unsafeBitCast(symbol, to: Entry.self)
-        let needed = plugin == .coverCheck ? MemoryLayout<crate_cover_check_table>.size : MemoryLayout<crate_gstreamer_table>.size
+        let needed = switch plugin {
+        case .coverCheck: MemoryLayout<crate_cover_check_table>.size
+        case .gstreamer: MemoryLayout<crate_gstreamer_table>.size
+        case .secret: MemoryLayout<crate_secret_table>.size
+        }
         guard let table = entry(), table.load(as: UInt32.self) == UInt32(CRATE_PLUGIN_ABI_VERSION),
               Int(table.load(fromByteOffset: 4, as: UInt32.self)) >= needed else {
             dlclose(handle)
