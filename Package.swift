@@ -8,6 +8,13 @@ let package = Package(
         .library(name: "CrateCore", targets: ["CrateCore"]),
         .executable(name: "crate", targets: ["crate"]),
         .executable(name: "CrateDesktop", targets: ["CrateDesktop"]),
+        // The heavy libraries, loaded with dlopen at first use (crate_plugins.h): tier-0
+        // verification over OpenCV, the player's GStreamer calls, the Secret Service (libsecret,
+        // GIO, libgcrypt). Nothing links them; they
+        // are found next to the executable, in <prefix>/lib/crate, or in $CRATE_PLUGIN_DIR.
+        .library(name: "CrateCoverCheck", type: .dynamic, targets: ["CCoverCheck"]),
+        .library(name: "CrateGStreamer", type: .dynamic, targets: ["CGStreamerPlugin"]),
+        .library(name: "CrateSecret", type: .dynamic, targets: ["CSecretPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -21,11 +28,21 @@ let package = Package(
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
-        // System library: libsecret, for API keys in the Secret Service (window and CLI).
+        // System library: libsecret's headers and flags, for the keyring plugin only.
         .systemLibrary(
             name: "CSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
+        ),
+        // API keys in the Secret Service (window and CLI), built only into libCrateSecret.so: no
+        // Swift target may depend on it (CrateLive reaches it through crate_plugins.h).
+        .target(
+            name: "CSecretPlugin",
+            dependencies: ["CCratePlugins", "CSecret"],
+            linkerSettings: [
+                .linkedLibrary("secret-1"), .linkedLibrary("gio-2.0"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            ]
         ),
         // C wrapper over libjpeg(-turbo): setjmp/longjmp error handling must stay in C.
         .target(
@@ -36,10 +53,14 @@ let package = Package(
         .target(name: "CIntl"),
         // Hamming distances with POPCNT (runtime-dispatched) for tier 0 at library scale.
         .target(name: "CHamming"),
-        // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev): only a C interface
-        // crosses into Swift. The include path is Debian's; see scripts/install-deps.
+        // The function tables of the loadable parts (header only): what the Swift side sees of them.
+        .target(name: "CCratePlugins"),
+        // Tier-0 verification (C++ over OpenCV 4.6, Debian's libopencv-dev), built only into
+        // libCrateCoverCheck.so: no Swift target may depend on it. The include path is Debian's;
+        // see scripts/install-deps.
         .target(
             name: "CCoverCheck",
+            dependencies: ["CCratePlugins"],
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
@@ -58,11 +79,21 @@ let package = Package(
             name: "CTagLib",
             linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]
         ),
-        // System library: GStreamer, used only by CrateAudio (the real player).
+        // System library: GStreamer's headers and flags, for the player's plugin only.
         .systemLibrary(
             name: "CGStreamer",
             pkgConfig: "gstreamer-1.0",
             providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
+        // The player's GStreamer calls, built only into libCrateGStreamer.so: no Swift target may
+        // depend on it (CrateAudio reaches it through crate_plugins.h).
+        .target(
+            name: "CGStreamerPlugin",
+            dependencies: ["CCratePlugins", "CGStreamer"],
+            linkerSettings: [
+                .linkedLibrary("gstpbutils-1.0"), .linkedLibrary("gstreamer-1.0"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            ]
         ),
         .target(
             name: "CrateCore",
@@ -71,7 +102,7 @@ let package = Package(
                 "CIntl",
                 "CTagLib",
                 "CHamming",
-                "CCoverCheck",
+                "CCratePlugins",
                 "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,12 +112,12 @@ let package = Package(
         // `AppEnvironment.live`, shared by the window and the CLI.
         .target(
             name: "CrateLive",
-            dependencies: ["CrateCore", "CSecret"]
+            dependencies: ["CrateCore", "CCratePlugins"]
         ),
-        // The GStreamer player behind the `Player` protocol (window and CLI).
+        // The GStreamer player behind the `Player` protocol (window and CLI), through libCrateGStreamer.so.
         .target(
             name: "CrateAudio",
-            dependencies: ["CrateCore", "CGStreamer"]
+            dependencies: ["CrateCore", "CCratePlugins"]
         ),
         .target(
             name: "CrateCLI",

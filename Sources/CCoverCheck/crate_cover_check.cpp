@@ -1,6 +1,6 @@
 // Tier-0 verification: does this photo really show this cover? (docs/decisions, "Tier 0 verification")
 // OpenCV stays inside this file; Swift sees only the C interface in crate_cover_check.h.
-#include "crate_cover_check.h"
+#include "crate_plugins.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -327,7 +327,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
 
 }  // namespace
 
-extern "C" crate_cover_check_limits crate_cover_check_defaults(void) {
+static crate_cover_check_limits crate_cover_check_defaults(void) {
     crate_cover_check_limits limits;
     // Calibrated with crate-bench calibrate (docs/performance.md): true photos agree on 0.77–1.0
     // of their cells, and the ones under 0.95 all correlate at 0.91 or more; the hard negatives
@@ -341,7 +341,7 @@ extern "C" crate_cover_check_limits crate_cover_check_defaults(void) {
     return limits;
 }
 
-extern "C" void crate_cover_check_run(const uint8_t *photo, int32_t photo_width, int32_t photo_height,
+static void crate_cover_check_run(const uint8_t *photo, int32_t photo_width, int32_t photo_height,
                                       const uint8_t *cover, int32_t cover_width, int32_t cover_height,
                                       double square_x, double square_y, double square_side,
                                       crate_cover_check_limits limits, crate_cover_check *out) {
@@ -360,4 +360,11 @@ extern "C" void crate_cover_check_run(const uint8_t *photo, int32_t photo_width,
         *out = crate_cover_check{};
         out->status = 5;
     }
+}
+
+extern "C" const crate_cover_check_table *crate_cover_check_plugin(void) {
+    static const crate_cover_check_table table = {
+        CRATE_PLUGIN_ABI_VERSION, sizeof(crate_cover_check_table), crate_cover_check_defaults, crate_cover_check_run,
+    };
+    return &table;
 }

@@ -1,4 +1,4 @@
-import CGStreamer
+import CCratePlugins
 import CrateCore
 import Foundation
 
@@ -14,6 +14,9 @@ import Foundation
 /// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
 ///   card, so tests and headless machines run the real pipeline.
 /// - Every command and state change is one line of the playback log, with the file's URI.
+/// - GStreamer is reached through libCrateGStreamer.so (`PluginLoader`), opened when the pipeline
+///   is built: in `init`, or at the first `load` for a `deferred` player (the window, whose start
+///   must not pay for GStreamer). A missing plugin is a `PluginError`, never a crash.
 @MainActor
 public final class GStreamerPlayer: Player {
     /// Within this much of a track's start, "previous" goes to the previous track; later, it restarts.
@@ -24,15 +27,17 @@ public final class GStreamerPlayer: Player {
     public var volume: Double = 1 {
         didSet {
             volume = min(max(volume, 0), 1)
-            crate_gst_set_volume(playbin, volume)
+            if let gst, let playbin { gst.table.set_volume(playbin, volume) }
         }
     }
     /// False advances on end-of-stream instead of `about-to-finish` (only for measuring the gap).
     public var gapless = true
 
-    private let playbin: UnsafeMutablePointer<GstElement>
-    private let session = GStreamerSession()
+    private var gst: GStreamerCalls?
+    private var playbin: UnsafeMutableRawPointer?
+    private var session: GStreamerSession?
     private var bus: BusReader?
+    private let sinkDescription: String?
     private let log: PlaybackLog
     private let clock: any PlaybackClock
     private let progressIntervalMs: Int
@@ -42,50 +47,71 @@ public final class GStreamerPlayer: Player {
     private var pendingSeekMs: Int?
     private var missingPlugin: String?
     /// The named sink element inside `CRATE_AUDIO_SINK` (for measurements), if any.
-    public private(set) var sinkElement: UnsafeMutablePointer<GstElement>?
+    public private(set) var sinkElement: UnsafeMutableRawPointer?
+    private var closed = false
 
-    /// Builds a playbin. `sinkDescription` is `CRATE_AUDIO_SINK`'s value (nil: the default sound output).
+    /// Builds a playbin. `sinkDescription` is `CRATE_AUDIO_SINK`'s value (nil: the default sound
+    /// output). `deferred` waits for the first `load` to open GStreamer and build the pipeline
+    /// (its errors are then thrown there).
     public init(log: PlaybackLog, clock: any PlaybackClock = LivePlaybackClock(), sinkDescription: String? = nil,
-                progressIntervalMs: Int = 250) throws {
-        GStreamerRuntime.initialize()
-        guard let playbin = gst_element_factory_make("playbin", "crate-player") else {
-            throw AudioPlaybackError.playerUnavailable
-        }
-        self.playbin = playbin
+                progressIntervalMs: Int = 250, deferred: Bool = false) throws {
         self.log = log
         self.clock = clock
         self.progressIntervalMs = max(20, progressIntervalMs)
-        crate_gst_set_audio_only(playbin)
+        self.sinkDescription = sinkDescription
+        if !deferred { try buildPipeline() }
+    }
+
+    /// Opens libCrateGStreamer.so and builds the playbin, once.
+    private func buildPipeline() throws {
+        guard playbin == nil, !closed else { return }
+        let gst = try GStreamerRuntime.calls()
+        guard let playbin = gst.table.element_factory_make("playbin", "crate-player") else {
+            throw AudioPlaybackError.playerUnavailable
+        }
+        gst.table.set_audio_only(playbin)
         if let sinkDescription, !sinkDescription.trimmingCharacters(in: .whitespaces).isEmpty {
             var errorText: UnsafeMutablePointer<CChar>?
-            guard let sink = crate_gst_sink_from_description(sinkDescription, &errorText) else {
-                g_free(errorText)
-                gst_object_unref(UnsafeMutableRawPointer(playbin))
+            guard let sink = gst.table.sink_from_description(sinkDescription, &errorText) else {
+                gst.table.free_string(errorText)
+                gst.table.object_unref(playbin)
                 throw AudioPlaybackError.invalidSink(sinkDescription)
             }
-            crate_gst_set_audio_sink(playbin, sink)
-            sinkElement = crate_gst_bin_get_by_name(sink, "cratesink")
+            gst.table.set_audio_sink(playbin, sink)
+            sinkElement = gst.table.bin_get_by_name(sink, "cratesink")
         }
+        if volume != 1 { gst.table.set_volume(playbin, volume) }
+        guard let pipelineBus = gst.table.element_get_bus(playbin) else {
+            gst.table.object_unref(playbin)
+            throw AudioPlaybackError.playerUnavailable
+        }
+        let session = GStreamerSession(gst: gst)
         // The signal holds its own reference: the session outlives any streaming thread.
         let unmanaged = Unmanaged.passRetained(session).toOpaque()
-        _ = crate_gst_signal_connect(UnsafeMutableRawPointer(playbin), "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self), unmanaged)
+        _ = gst.table.signal_connect(playbin, "about-to-finish", unsafeBitCast(aboutToFinish, to: (@convention(c) () -> Void).self), unmanaged)
         let weak = WeakPlayer(self)
-        bus = BusReader(bus: gst_element_get_bus(playbin), session: session) { event, generation in
+        bus = BusReader(gst: gst, bus: pipelineBus, session: session) { event, generation in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { weak.player?.handle(event, generation: generation) }
             }
         }
+        self.gst = gst
+        self.session = session
+        self.playbin = playbin
     }
 
     /// Stops and releases the pipeline; the player cannot be used afterwards.
     public func close() {
         stopProgress()
-        gst_element_set_state(playbin, GST_STATE_NULL)
+        closed = true
+        guard let gst, let playbin else { return }
+        _ = gst.table.element_set_state(playbin, Int32(CRATE_GST_STATE_NULL))
         bus?.stop()
         bus = nil
-        if let sinkElement { gst_object_unref(UnsafeMutableRawPointer(sinkElement)) }
+        if let sinkElement { gst.table.object_unref(sinkElement) }
         sinkElement = nil
-        gst_object_unref(UnsafeMutableRawPointer(playbin))
+        gst.table.object_unref(playbin)
+        self.playbin = nil
     }
 
     // MARK: - Player
@@ -95,8 +121,10 @@ public final class GStreamerPlayer: Player {
             record(command: "load", entryIndex: nil)
             throw entries.isEmpty ? PlaybackError.nothingToPlay : PlaybackError.entryOutOfRange(index)
         }
+        try buildPipeline()
+        guard let session else { throw AudioPlaybackError.playerUnavailable }
         stopProgress()
-        setState(GST_STATE_READY)
+        setState(.ready)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
@@ -116,13 +144,13 @@ public final class GStreamerPlayer: Player {
                 finishQueue()
                 return
             }
-            if start != index { generation = session.move(to: start) }
-            crate_gst_set_uri(playbin, queue[start].uri)
+            if start != index { generation = session?.move(to: start) ?? generation }
+            setURI(queue[start].uri)
             if state.value.positionMs > 0 { pendingSeekMs = state.value.positionMs }
-            setState(GST_STATE_PLAYING)
+            setState(.playing)
             transition(status: .playing, index: start, positionMs: state.value.positionMs, force: start != index)
         } else {
-            setState(GST_STATE_PLAYING)
+            setState(.playing)
             transition(status: .playing, index: index, positionMs: state.value.positionMs)
         }
         startProgress()
@@ -132,7 +160,7 @@ public final class GStreamerPlayer: Player {
         record(command: "pause", entryIndex: state.value.currentIndex)
         guard state.value.status == .playing, let index = state.value.currentIndex else { return }
         let position = queryPositionMs() ?? state.value.positionMs
-        setState(GST_STATE_PAUSED)
+        setState(.paused)
         stopProgress()
         transition(status: .paused, index: index, positionMs: position)
     }
@@ -140,8 +168,8 @@ public final class GStreamerPlayer: Player {
     public func stop() async {
         record(command: "stop", entryIndex: state.value.currentIndex)
         stopProgress()
-        setState(GST_STATE_READY)
-        generation = session.move(to: state.value.currentIndex)
+        setState(.ready)
+        generation = session?.move(to: state.value.currentIndex) ?? generation
         transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
     }
 
@@ -155,9 +183,8 @@ public final class GStreamerPlayer: Player {
             return
         }
         // A seek flushes what was queued for gapless: that file is asked for again near the end.
-        generation = session.move(to: state.value.currentIndex)
-        if gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
-                                   gint64(clamped) * 1_000_000) == 0 {
+        generation = session?.move(to: state.value.currentIndex) ?? generation
+        if !seekPipeline(toMs: clamped) {
             pendingSeekMs = clamped
         }
         state.update { $0.positionMs = clamped }
@@ -182,18 +209,18 @@ public final class GStreamerPlayer: Player {
     /// playing/paused/stopped; past the end, finishes.
     private func move(to requested: Int, problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(GST_STATE_READY)
+        setState(.ready)
         guard let index = firstPlayable(from: requested) else {
-            generation = session.move(to: nil)
+            generation = session?.move(to: nil) ?? generation
             finishQueue(problem: problem)
             return
         }
-        generation = session.move(to: index)
+        generation = session?.move(to: index) ?? generation
         let status = state.value.status
-        crate_gst_set_uri(playbin, queue[index].uri)
+        setURI(queue[index].uri)
         switch status {
-        case .playing: setState(GST_STATE_PLAYING)
-        case .paused: setState(GST_STATE_PAUSED)
+        case .playing: setState(.playing)
+        case .paused: setState(.paused)
         case .stopped: break
         }
         transition(status: status, index: index, positionMs: 0, force: true, problem: problem)
@@ -221,7 +248,7 @@ public final class GStreamerPlayer: Player {
 
     private func finishQueue(problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(GST_STATE_READY)
+        setState(.ready)
         let last = state.value.currentIndex
         var finished = PlayerState()
         finished.queueCount = queue.count
@@ -239,7 +266,7 @@ public final class GStreamerPlayer: Player {
         guard eventGeneration == generation else { return }
         switch event {
         case .streamStart:
-            guard let (index, gone) = session.takeQueued() else { return }
+            guard let (index, gone) = session?.takeQueued() else { return }
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
@@ -251,8 +278,7 @@ public final class GStreamerPlayer: Player {
         case .asyncDone:
             if let seek = pendingSeekMs {
                 pendingSeekMs = nil
-                gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
-                                        gint64(seek) * 1_000_000)
+                _ = seekPipeline(toMs: seek)
             }
             updateProgress()
         case .durationChanged:
@@ -260,7 +286,7 @@ public final class GStreamerPlayer: Player {
         case .missingPlugin(let caps):
             missingPlugin = caps
         case .error(let domain, let code, _, let fromSink):
-            let failing = session.failingIndex ?? state.value.currentIndex
+            let failing = session?.failingIndex ?? state.value.currentIndex
             let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
             let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
             missingPlugin = nil
@@ -271,8 +297,8 @@ public final class GStreamerPlayer: Player {
             case .noAudioOutput, .invalidSink, .playerUnavailable:
                 // Nothing in the queue can play either: stop and say why.
                 stopProgress()
-                setState(GST_STATE_READY)
-                generation = session.move(to: state.value.currentIndex)
+                setState(.ready)
+                generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
                 move(to: (failing ?? 0) + 1, problem: error)
@@ -283,13 +309,13 @@ public final class GStreamerPlayer: Player {
     static func map(domain: String, code: Int, fromSink: Bool, missingPlugin: String?, path: String?) -> AudioPlaybackError {
         if let missingPlugin { return AudioPlaybackError.missingPlugin(forCaps: missingPlugin) }
         switch domain {
-        case "gst-core-error-quark" where code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue):
+        case "gst-core-error-quark" where code == CRATE_GST_CORE_ERROR_MISSING_PLUGIN:
             return .missingPlugin(format: "these", package: "gstreamer1.0-libav")
-        case "gst-stream-error-quark" where code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue):
+        case "gst-stream-error-quark" where code == CRATE_GST_STREAM_ERROR_CODEC_NOT_FOUND:
             return .missingPlugin(format: "these", package: "gstreamer1.0-libav")
         case "gst-resource-error-quark":
             if fromSink { return .noAudioOutput }
-            if code == Int(GST_RESOURCE_ERROR_NOT_FOUND.rawValue) || code == Int(GST_RESOURCE_ERROR_OPEN_READ.rawValue),
+            if code == CRATE_GST_RESOURCE_ERROR_NOT_FOUND || code == CRATE_GST_RESOURCE_ERROR_OPEN_READ,
                let path, !GStreamerSession.exists(path) {
                 return .fileMissing(path: path)
             }
@@ -328,22 +354,42 @@ public final class GStreamerPlayer: Player {
 
     /// Where playback is now, or nil before the pipeline knows.
     public func queryPositionMs() -> Int? {
-        var position: gint64 = 0
-        guard gst_element_query_position(playbin, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
+        guard let gst, let playbin else { return nil }
+        var position: Int64 = 0
+        guard gst.table.query_position_ns(playbin, &position) != 0, position >= 0 else { return nil }
         return Int(position / 1_000_000)
     }
 
     private func queryDurationMs() -> Int? {
-        var duration: gint64 = 0
-        guard gst_element_query_duration(playbin, GST_FORMAT_TIME, &duration) != 0, duration > 0 else { return nil }
+        guard let gst, let playbin else { return nil }
+        var duration: Int64 = 0
+        guard gst.table.query_duration_ns(playbin, &duration) != 0, duration > 0 else { return nil }
         return Int(duration / 1_000_000)
     }
 
-    // MARK: - State and log
+    // MARK: - The pipeline
 
-    private func setState(_ target: GstState) {
-        _ = gst_element_set_state(playbin, target)
+    private enum PipelineState: Int32 {
+        case ready = 2, paused = 3, playing = 4
     }
+
+    private func setState(_ target: PipelineState) {
+        guard let gst, let playbin else { return }
+        _ = gst.table.element_set_state(playbin, target.rawValue)
+    }
+
+    private func setURI(_ uri: String?) {
+        guard let gst, let playbin else { return }
+        gst.table.set_uri(playbin, uri)
+    }
+
+    /// A flushing, accurate seek; false when the pipeline cannot seek yet.
+    private func seekPipeline(toMs positionMs: Int) -> Bool {
+        guard let gst, let playbin else { return false }
+        return gst.table.element_seek_ns(playbin, Int64(positionMs) * 1_000_000) != 0
+    }
+
+    // MARK: - Log
 
     private func transition(status: PlayerState.Status, index: Int?, positionMs: Int, force: Bool = false, problem: AudioPlaybackError? = nil) {
         let old = state.value
@@ -389,7 +435,7 @@ private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutab
     guard let playbin, let data else { return }
     let session = Unmanaged<GStreamerSession>.fromOpaque(data).takeUnretainedValue()
     if let uri = session.queueNext() {
-        crate_gst_set_uri(playbin.assumingMemoryBound(to: GstElement.self), uri)
+        session.gst.table.set_uri(playbin, uri)
     }
 }
 
@@ -399,17 +445,71 @@ private final class WeakPlayer: @unchecked Sendable {
     init(_ player: GStreamerPlayer) { self.player = player }
 }
 
-/// `gst_init` once per process.
+/// The plugin's function table (`crate_gstreamer_table`), copied once it is loaded.
+struct GStreamerCalls: @unchecked Sendable {
+    let table: crate_gstreamer_table
+
+    func objectUnref(_ object: UnsafeMutableRawPointer?) { table.object_unref(object) }
+}
+
+/// libCrateGStreamer.so, opened on first use, and `gst_init` once per process.
 public enum GStreamerRuntime {
-    private static let once: Void = { gst_init(nil, nil) }()
+    private static let loaded: Result<GStreamerCalls, PluginError> = {
+        do throws(PluginError) {
+            let table = try PluginLoader.table(.gstreamer).assumingMemoryBound(to: crate_gstreamer_table.self).pointee
+            table.initialize()
+            return .success(GStreamerCalls(table: table))
+        } catch {
+            return .failure(error)
+        }
+    }()
 
-    public static func initialize() { _ = once }
+    static func calls() throws(PluginError) -> GStreamerCalls { try loaded.get() }
 
-    /// Whether an element factory (a plugin feature) is installed.
+    /// Opens the plugin and initialises GStreamer; throws when the plugin is missing.
+    public static func initialize() throws(PluginError) { _ = try calls() }
+
+    /// Nil when the playback engine can be used; otherwise why not.
+    public static var unavailable: PluginError? {
+        do throws(PluginError) { try initialize() } catch { return error }
+        return nil
+    }
+
+    /// Whether an element factory (a plugin feature) is installed; false without the playback engine.
     public static func hasElement(_ name: String) -> Bool {
-        initialize()
-        guard let factory = gst_element_factory_find(name) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(factory))
-        return true
+        guard let gst = try? calls() else { return false }
+        return gst.table.has_element(name) != 0
+    }
+
+    /// Connects a C handler to a GObject signal (benchmarks watch the sink's `handoff`).
+    public static func connect(_ instance: UnsafeMutableRawPointer, signal: String, handler: @convention(c) () -> Void,
+                               data: UnsafeMutableRawPointer?) throws(PluginError) {
+        _ = try calls().table.signal_connect(instance, signal, handler, data)
+    }
+
+    /// A GstBuffer's presentation time and duration (ns).
+    public static func bufferTimes(_ buffer: UnsafeMutableRawPointer) -> (pts: UInt64, duration: UInt64) {
+        guard let gst = try? calls() else { return (0, 0) }
+        return (gst.table.buffer_pts(buffer), gst.table.buffer_duration(buffer))
+    }
+
+    /// GstDiscoverer for the tag-reading benchmark: the "album" tag of each URI.
+    public final class Discoverer {
+        private let gst: GStreamerCalls
+        private let discoverer: UnsafeMutableRawPointer
+
+        public init(timeoutNs: UInt64) throws {
+            gst = try GStreamerRuntime.calls()
+            guard let made = gst.table.discoverer_new(timeoutNs) else { throw AudioPlaybackError.playerUnavailable }
+            discoverer = made
+        }
+
+        deinit { gst.objectUnref(discoverer) }
+
+        public func album(ofURI uri: String) -> String? {
+            guard let text = gst.table.discover_album(discoverer, uri) else { return nil }
+            defer { gst.table.free_string(text) }
+            return String(cString: text)
+        }
     }
 }

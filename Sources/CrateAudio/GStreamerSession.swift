@@ -1,4 +1,4 @@
-import CGStreamer
+import CCratePlugins
 import CrateCore
 import Foundation
 
@@ -6,6 +6,8 @@ import Foundation
 /// entry plays, which one `about-to-finish` queued next, and a generation that makes messages
 /// posted before a manual move (next, previous, load) stale. Every field is behind `lock`.
 final class GStreamerSession: @unchecked Sendable {
+    /// The plugin's calls, for `about-to-finish` on the streaming thread.
+    let gst: GStreamerCalls
     private let lock = NSLock()
     private var paths: [String?] = []
     private var current: Int?
@@ -14,6 +16,8 @@ final class GStreamerSession: @unchecked Sendable {
     private var _generation = 0
     /// False makes the player advance on end-of-stream instead (the benchmark's comparison).
     private var gapless = true
+
+    init(gst: GStreamerCalls) { self.gst = gst }
 
     var generation: Int { lock.withLock { _generation } }
 
@@ -94,14 +98,16 @@ enum BusEvent: Sendable {
 /// CLI) as well as inside GTK's. Events go to the main queue in order, tagged with the
 /// generation current when they were popped.
 final class BusReader: @unchecked Sendable {
-    private let bus: UnsafeMutablePointer<GstBus>
+    private let gst: GStreamerCalls
+    private let bus: UnsafeMutableRawPointer
     private let session: GStreamerSession
     private let lock = NSLock()
     private var running = true
     private let deliver: @Sendable (BusEvent, Int) -> Void
     private let done = DispatchSemaphore(value: 0)
 
-    init(bus: UnsafeMutablePointer<GstBus>, session: GStreamerSession, deliver: @escaping @Sendable (BusEvent, Int) -> Void) {
+    init(gst: GStreamerCalls, bus: UnsafeMutableRawPointer, session: GStreamerSession, deliver: @escaping @Sendable (BusEvent, Int) -> Void) {
+        self.gst = gst
         self.bus = bus
         self.session = session
         self.deliver = deliver
@@ -113,38 +119,38 @@ final class BusReader: @unchecked Sendable {
     func stop() {
         lock.withLock { running = false }
         done.wait()
-        gst_object_unref(bus)
+        gst.objectUnref(bus)
     }
 
     private var isRunning: Bool { lock.withLock { running } }
 
     private func run() {
         while isRunning {
-            guard let message = gst_bus_timed_pop(bus, 50_000_000) else { continue }
+            guard let message = gst.table.bus_timed_pop(bus, 50_000_000) else { continue }
             let generation = session.generation
-            let event = Self.event(message)
-            crate_gst_message_unref(message)
+            let event = event(message)
+            gst.table.message_unref(message)
             if let event { deliver(event, generation) }
         }
         done.signal()
     }
 
-    private static func event(_ message: UnsafeMutablePointer<GstMessage>) -> BusEvent? {
-        switch crate_gst_message_type(message) {
-        case GST_MESSAGE_STREAM_START: return .streamStart
-        case GST_MESSAGE_EOS: return .endOfStream
-        case GST_MESSAGE_ASYNC_DONE: return .asyncDone
-        case GST_MESSAGE_DURATION_CHANGED: return .durationChanged
-        case GST_MESSAGE_ERROR:
+    private func event(_ message: UnsafeMutableRawPointer) -> BusEvent? {
+        switch Int(gst.table.message_type(message)) {
+        case CRATE_GST_MESSAGE_STREAM_START: return .streamStart
+        case CRATE_GST_MESSAGE_EOS: return .endOfStream
+        case CRATE_GST_MESSAGE_ASYNC_DONE: return .asyncDone
+        case CRATE_GST_MESSAGE_DURATION_CHANGED: return .durationChanged
+        case CRATE_GST_MESSAGE_ERROR:
             var domain: UnsafePointer<CChar>?
             var text: UnsafeMutablePointer<CChar>?
-            let code = crate_gst_parse_error(message, &domain, &text)
-            defer { g_free(text) }
+            let code = gst.table.parse_error(message, &domain, &text)
+            defer { gst.table.free_string(text) }
             return .error(domain: domain.map { String(cString: $0) } ?? "", code: Int(code), text: text.map { String(cString: $0) } ?? "",
-                          fromSink: crate_gst_object_is_sink(crate_gst_message_src(message)) != 0)
-        case GST_MESSAGE_ELEMENT:
-            guard let detail = crate_gst_missing_plugin_detail(message) else { return nil }
-            defer { g_free(detail) }
+                          fromSink: gst.table.message_from_sink(message) != 0)
+        case CRATE_GST_MESSAGE_ELEMENT:
+            guard let detail = gst.table.missing_plugin_detail(message) else { return nil }
+            defer { gst.table.free_string(detail) }
             return .missingPlugin(caps: String(cString: detail))
         default:
             return nil

@@ -72,6 +72,18 @@ struct DoctorCommand: ParsableCommand {
         Terminal.say("  token   \(token.token == nil && token.source == .missing ? "none (favourites and dislikes stay on this computer)" : token.source.description)")
         let discogs = keys.discogsToken()
         Terminal.say("Discogs token: \(discogs.token == nil ? "none (no Discogs links)" : discogs.source.description)")
+        // Opened here on purpose (every other command opens a plugin only when it needs it).
+        Terminal.say("Plugins (opened at first use):")
+        for plugin in CratePlugin.allCases {
+            let name = plugin.fileName.padding(toLength: 22, withPad: " ", startingAt: 0)
+            do throws(PluginError) {
+                let path = try PluginLoader.locate(plugin)
+                _ = try PluginLoader.table(plugin)
+                Terminal.say("  \(name) \(path)")
+            } catch {
+                Terminal.say("  \(name) \(error.message)")
+            }
+        }
         if problems > 0 { throw ExitCode(1) }
     }
 }

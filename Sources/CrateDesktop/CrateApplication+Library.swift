@@ -58,13 +58,16 @@ extension CrateApplication {
     }
 
     /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or
-    /// a GStreamer that cannot start, gives the log player, which plays no audio.
+    /// a GStreamer that cannot start, gives the log player, which plays no audio. GStreamer itself
+    /// is opened at the first album played, not here (the window's first frame does not wait for
+    /// it); only the playback plugin's presence is checked now, so a missing one is said at once.
     static func makePlayer(paths: CratePaths) -> (any Player, String?) {
         let environment = ProcessInfo.processInfo.environment
         let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
         if environment["CRATE_PLAYER"] != "log" {
             do {
-                return (try GStreamerPlayer(log: log, sinkDescription: environment["CRATE_AUDIO_SINK"]), nil)
+                try PluginLoader.locate(.gstreamer)
+                return (try GStreamerPlayer(log: log, sinkDescription: environment["CRATE_AUDIO_SINK"], deferred: true), nil)
             } catch {
                 return (LogPlayer(clock: LivePlaybackClock(), log: log), UserMessage.text(for: error))
             }

@@ -1,4 +1,3 @@
-import CGStreamer
 import CrateAudio
 import CrateCore
 import Foundation
@@ -81,23 +80,12 @@ func benchTagReaders(count: Int) throws {
     try makeMusicTree(at: base + "/tree", count: count)
     let walk = MusicFolderWalker.walk([base + "/tree"]).files
     var taglib: [Double] = [], discoverer: [Double] = []
-    GStreamerRuntime.initialize()
+    try GStreamerRuntime.initialize()
     for _ in 0..<5 {
         taglib.append(milliseconds { for file in walk { _ = TagReader.read(path: file.path) } })
         discoverer.append(milliseconds {
-            var error: UnsafeMutablePointer<GError>?
-            guard let discoverer = gst_discoverer_new(5 * 1_000_000_000, &error) else { return }
-            for file in walk {
-                if let info = gst_discoverer_discover_uri(discoverer, MusicFile.uri(forPath: file.path), nil) {
-                    if let tags = gst_discoverer_info_get_tags(info) {
-                        var album: UnsafeMutablePointer<gchar>?
-                        _ = gst_tag_list_get_string(tags, "album", &album)
-                        g_free(album)
-                    }
-                    g_object_unref(UnsafeMutableRawPointer(info))
-                }
-            }
-            g_object_unref(UnsafeMutableRawPointer(discoverer))
+            guard let discoverer = try? GStreamerRuntime.Discoverer(timeoutNs: 5 * 1_000_000_000) else { return }
+            for file in walk { _ = discoverer.album(ofURI: MusicFile.uri(forPath: file.path)) }
         })
     }
     print(String(format: "%d files: TagLib median %.0f ms (%.3f ms/file); GStreamer discoverer median %.0f ms (%.3f ms/file)",
@@ -110,11 +98,12 @@ final class SinkTrace: @unchecked Sendable {
     var buffers: [(renderedNs: UInt64, pts: UInt64, duration: UInt64)] = []
 }
 
-private let handoff: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, buffer, _, data in
+private let handoff: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, buffer, _, data in
     guard let buffer, let data else { return }
     let trace = Unmanaged<SinkTrace>.fromOpaque(data).takeUnretainedValue()
     let now = DispatchTime.now().uptimeNanoseconds
-    let entry = (now, UInt64(crate_gst_buffer_pts(buffer)), UInt64(crate_gst_buffer_duration(buffer)))
+    let times = GStreamerRuntime.bufferTimes(buffer)
+    let entry = (now, times.pts, times.duration)
     trace.lock.withLock { trace.buffers.append(entry) }
 }
 
@@ -146,8 +135,8 @@ func benchGap(runs: Int) async throws {
             let player = try GStreamerPlayer(log: PlaybackLog(fileURL: nil), sinkDescription: "fakesink sync=true signal-handoffs=true name=cratesink")
             player.gapless = gapless
             guard let sink = player.sinkElement else { throw AudioPlaybackError.invalidSink("fakesink") }
-            _ = crate_gst_signal_connect(UnsafeMutableRawPointer(sink), "handoff", unsafeBitCast(handoff, to: GCallback.self),
-                                         Unmanaged.passRetained(trace).toOpaque())
+            try GStreamerRuntime.connect(sink, signal: "handoff", handler: unsafeBitCast(handoff, to: (@convention(c) () -> Void).self),
+                                         data: Unmanaged.passRetained(trace).toOpaque())
             try await player.load(entries, startingAt: 0)
             try await player.play()
             while !player.state.value.finishedQueue { try await Task.sleep(for: .milliseconds(20)) }

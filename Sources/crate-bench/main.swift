@@ -136,12 +136,12 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
             let m = milliseconds {
                 if verify { shortlist = matcher.shortlist(photo.hashes, in: table) } else { result = matcher.match(photo.hashes, in: table) }
             }
-            let v = milliseconds {
+            let v = try milliseconds {
                 guard verify else { return }
-                result = TierZeroRule.decide(shortlist) { hit in
+                result = try TierZeroRule.decide(shortlist) { hit in
                     guard let file = artworkFiles[hit.albumID], let artwork = try? JPEGCodec.decode(file).0,
                           let hash = table.hash(of: hit.albumID) else { return nil }
-                    return CoverVerifier.standard.check(photo, against: artwork, coverHash: hash)
+                    return try CoverVerifier.standard.check(photo, against: artwork, coverHash: hash)
                 }
             }
             prepare.append(p)
@@ -202,8 +202,8 @@ func calibrate(_ dir: String) throws {
             var notes = ""
             if verify {
                 let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: table)
-                let chosen = TierZeroRule.decide(shortlist) { hit in
-                    let check = CoverVerifier.standard.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
+                let chosen = try TierZeroRule.decide(shortlist) { hit in
+                    let check = try CoverVerifier.standard.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
                     notes += String(format: "\t%@@%d:%@ ecc=%.2f vis=%.2f agr=%.2f", names[hit.albumID]!, hit.distance,
                                     "\(check.outcome)", check.correlation, check.visible, check.agreement)
                     return check

@@ -1,4 +1,4 @@
-import CCoverCheck
+import CCratePlugins
 import Foundation
 
 /// What tier 0's verification saw when it compared a photo with one cover.
@@ -36,13 +36,29 @@ public struct CoverVerifier: Sendable {
     public var minAgreementWhenClose: Double
     public var minVisible: Double
 
-    public static let standard: CoverVerifier = {
-        let limits = crate_cover_check_defaults()
+    /// The calibrated thresholds: the plugin's `defaults` (single precision, as they cross into
+    /// C), repeated here so that making a verifier does not load OpenCV; a test checks they agree.
+    public static let standard = CoverVerifier(minCorrelation: Double(Float(0.3)), minAgreement: Double(Float(0.95)),
+                                               closeCorrelation: Double(Float(0.9)), minAgreementWhenClose: Double(Float(0.75)),
+                                               minVisible: Double(Float(0.7)))
+
+    /// The thresholds libCrateCoverCheck.so calibrated (loads it).
+    public static func pluginDefaults() throws(PluginError) -> CoverVerifier {
+        let limits = try table().pointee.defaults!()
         return CoverVerifier(minCorrelation: Double(limits.min_correlation), minAgreement: Double(limits.min_agreement),
                              closeCorrelation: Double(limits.close_correlation),
                              minAgreementWhenClose: Double(limits.min_agreement_when_close),
                              minVisible: Double(limits.min_visible))
-    }()
+    }
+
+    /// The verification's functions, from libCrateCoverCheck.so (opened on first use).
+    static func table() throws(PluginError) -> UnsafePointer<crate_cover_check_table> {
+        try PluginLoader.table(.coverCheck).assumingMemoryBound(to: crate_cover_check_table.self)
+    }
+
+    /// Nil when verification can run; otherwise why not (the plugin is missing or cannot load).
+    /// Without it tier 0 answers nothing, exactly as for an album without artwork on disk.
+    public static var unavailable: PluginError? { PluginLoader.status(.coverCheck) }
 
     public init(minCorrelation: Double, minAgreement: Double, closeCorrelation: Double, minAgreementWhenClose: Double,
                 minVisible: Double) {
@@ -54,16 +70,19 @@ public struct CoverVerifier: Sendable {
     }
 
     /// Compares the photo's vision image with `artwork` (upright RGB), starting from the crop
-    /// square whose hash came nearest `coverHash`. No crop-search square: not aligned.
-    public func check(_ photo: PreparedPhoto, against artwork: RGBImage, coverHash: Hash256) -> CoverCheck {
+    /// square whose hash came nearest `coverHash`. No crop-search square: not aligned. Throws when
+    /// verification is unavailable (libCrateCoverCheck.so missing or not loadable).
+    public func check(_ photo: PreparedPhoto, against artwork: RGBImage, coverHash: Hash256) throws(PluginError) -> CoverCheck {
+        _ = try Self.table()
         guard let square = photo.hashes.nearestSquare(to: coverHash) else {
             return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
         }
-        return check(photo.visionImage, square: square, against: artwork)
+        return try check(photo.visionImage, square: square, against: artwork)
     }
 
     /// As above, with the square given (fractions of `image`'s side).
-    public func check(_ image: RGBImage, square: CropSquare, against artwork: RGBImage) -> CoverCheck {
+    public func check(_ image: RGBImage, square: CropSquare, against artwork: RGBImage) throws(PluginError) -> CoverCheck {
+        let run = try Self.table().pointee.run!
         let photo = image.channels == 3 ? image : image.rgb()
         let cover = artwork.channels == 3 ? artwork : artwork.rgb()
         var limits = crate_cover_check_limits()
@@ -76,9 +95,9 @@ public struct CoverVerifier: Sendable {
         let side = Double(min(photo.width, photo.height))
         photo.pixels.withUnsafeBufferPointer { p in
             cover.pixels.withUnsafeBufferPointer { c in
-                crate_cover_check_run(p.baseAddress, Int32(photo.width), Int32(photo.height),
-                                      c.baseAddress, Int32(cover.width), Int32(cover.height),
-                                      square.x * side, square.y * side, square.side * side, limits, &result)
+                run(p.baseAddress, Int32(photo.width), Int32(photo.height),
+                    c.baseAddress, Int32(cover.width), Int32(cover.height),
+                    square.x * side, square.y * side, square.side * side, limits, &result)
             }
         }
         let outcome: CoverCheck.Outcome = result.status != 0 ? .notAligned : result.accepted != 0 ? .accepted : .differs

@@ -173,7 +173,9 @@ public final class ScanPipeline: AlbumScanner {
 
     /// Tier 0: the nearest covers by hash, each verified against the album's stored artwork
     /// (`CoverVerifier`), nearest first. An album without artwork on disk cannot be verified and is
-    /// never answered from tier 0.
+    /// never answered from tier 0; nor is any album when verification is unavailable (its plugin
+    /// is missing: `CoverVerifier.unavailable`, logged once), so the scan goes on to the vision
+    /// provider or "not found".
     private func tierZero(_ photo: PreparedPhoto) async throws -> (Album, LocalMatch)? {
         let covers = try await hashes.all()
         let matcher = self.matcher, verifier = self.verifier
@@ -187,7 +189,7 @@ public final class ScanPipeline: AlbumScanner {
             let verdict: CoverCheck? = try await BlockingWork.run {
                 guard let data = FileManager.default.contents(atPath: url.path),
                       let artwork = try? JPEGCodec.decode(data).0 else { return nil }
-                return verifier.check(photo, against: artwork, coverHash: coverHash)
+                return try? verifier.check(photo, against: artwork, coverHash: coverHash)
             }
             albums[hit.albumID] = album
             checks[hit.albumID] = verdict

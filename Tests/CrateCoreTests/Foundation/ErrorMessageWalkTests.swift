@@ -270,6 +270,15 @@ struct ErrorMessageWalkTests {
             case .playbackFailed: 8
             }
         },
+        Walk([PluginError.notInstalled(.gstreamer, searched: ["/opt/crate/bin", "/opt/crate/lib/crate"]), .notInstalled(.coverCheck, searched: []),
+              .cannotLoad(.coverCheck, path: "/opt/crate/bin/libCrateCoverCheck.so"),
+              .incompatible(.gstreamer, path: "/opt/crate/bin/libCrateGStreamer.so")], cases: 3) {
+            switch $0 {
+            case .notInstalled: 0
+            case .cannotLoad: 1
+            case .incompatible: 2
+            }
+        },
         Walk([TagReadProblem.empty, .unreadable, .noAudio], cases: 3) {
             switch $0 {
             case .empty: 0

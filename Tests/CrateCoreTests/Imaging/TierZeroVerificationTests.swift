@@ -31,8 +31,8 @@ struct TierZeroVerificationTests {
     func decide(_ path: String, in library: Library) throws -> String? {
         let photo = try preparer.preparePhoto(ImageFixtures.data(path))
         let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: library.table)
-        let chosen = TierZeroRule.decide(shortlist) { hit in
-            CoverVerifier.standard.check(photo, against: library.artwork[hit.albumID]!, coverHash: library.table.hash(of: hit.albumID)!)
+        let chosen = try TierZeroRule.decide(shortlist) { hit in
+            try CoverVerifier.standard.check(photo, against: library.artwork[hit.albumID]!, coverHash: library.table.hash(of: hit.albumID)!)
         }
         return chosen.map { library.names[$0.albumID]! }
     }
@@ -106,10 +106,10 @@ struct TierZeroVerificationTests {
     @Test func degenerateInputsAreNotAlignedAndACoverMatchesItself() throws {
         let cover = try JPEGCodec.decode(ImageFixtures.data("covers/cover-06.jpg")).0
         let tiny = RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 128, count: 8 * 8 * 3))
-        #expect(CoverVerifier.standard.check(tiny, square: CropSquare(x: 0, y: 0, side: 1), against: cover).outcome == .notAligned)
-        #expect(CoverVerifier.standard.check(cover, square: CropSquare(x: 0, y: 0, side: 0), against: cover).outcome == .notAligned)
-        #expect(CoverVerifier.standard.check(cover, square: CropSquare(x: .nan, y: 0, side: 1), against: cover).outcome == .notAligned)
-        let same = CoverVerifier.standard.check(cover, square: CropSquare(x: 0, y: 0, side: 1), against: cover)
+        #expect(try CoverVerifier.standard.check(tiny, square: CropSquare(x: 0, y: 0, side: 1), against: cover).outcome == .notAligned)
+        #expect(try CoverVerifier.standard.check(cover, square: CropSquare(x: 0, y: 0, side: 0), against: cover).outcome == .notAligned)
+        #expect(try CoverVerifier.standard.check(cover, square: CropSquare(x: .nan, y: 0, side: 1), against: cover).outcome == .notAligned)
+        let same = try CoverVerifier.standard.check(cover, square: CropSquare(x: 0, y: 0, side: 1), against: cover)
         #expect(same.accepted)
         #expect(same.agreement > 0.95)
     }

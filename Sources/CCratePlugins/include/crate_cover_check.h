@@ -42,19 +42,14 @@ typedef struct {
     float min_visible;
 } crate_cover_check_limits;
 
-crate_cover_check_limits crate_cover_check_defaults(void);
-
-/// Checks that `photo` (upright RGB) shows the cover artwork `cover` (upright RGB), starting from
-/// the square (`square_*`, photo pixels) where the perceptual hash saw it: the quarter turn that
-/// fits best, a homography refined from it by maximising the
-/// correlation (ECC, so perspective and a slight tilt are undone), then the photo rectified into
-/// the cover's square and compared cell by cell (texture and colour), so that the same artwork
-/// with another title, another layout or other colours, and a cover mostly hidden, do not pass.
-/// Rows are `width * 3` bytes.
-void crate_cover_check_run(const uint8_t *photo, int32_t photo_width, int32_t photo_height,
-                           const uint8_t *cover, int32_t cover_width, int32_t cover_height,
-                           double square_x, double square_y, double square_side,
-                           crate_cover_check_limits limits, crate_cover_check *out);
+/// The functions themselves are reached through `crate_cover_check_table` (crate_plugins.h):
+/// `defaults` gives the calibrated thresholds; `run` checks that `photo` (upright RGB) shows the
+/// cover artwork `cover` (upright RGB), starting from the square (`square_*`, photo pixels) where
+/// the perceptual hash saw it: the quarter turn that fits best, a homography refined from it by
+/// maximising the correlation (ECC, so perspective and a slight tilt are undone), then the photo
+/// rectified into the cover's square and compared cell by cell (texture and colour), so that the
+/// same artwork with another title, another layout or other colours, and a cover mostly hidden,
+/// do not pass. Rows are `width * 3` bytes.
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1 @@
+/* Header-only: the function tables in include/crate_plugins.h. */

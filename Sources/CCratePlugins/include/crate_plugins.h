@@ -1,0 +1,133 @@
+#ifndef CRATE_PLUGINS_H
+#define CRATE_PLUGINS_H
+/// The plain C function tables of Crate's two loadable parts, each built as its own shared object
+/// and opened with dlopen at first use (docs/decisions, "Heavy libraries loaded at first use"):
+///
+///   libCrateCoverCheck.so  tier-0 verification (C++ over OpenCV)      crate_cover_check_plugin()
+///   libCrateGStreamer.so   the GStreamer player's calls               crate_gstreamer_plugin()
+///   libCrateSecret.so      API keys in the Secret Service (libsecret) crate_secret_plugin()
+///
+/// The executables link neither OpenCV, GStreamer nor libsecret; they include this header only for the
+/// types. Each entry point returns a table whose first two fields are the ABI version and the
+/// table's size; the loader refuses a table with another version or a smaller size.
+#include <stddef.h>
+#include <stdint.h>
+#include "crate_cover_check.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CRATE_PLUGIN_ABI_VERSION 1
+
+/// libCrateCoverCheck.so
+typedef struct {
+    uint32_t abi_version;
+    uint32_t size;
+    crate_cover_check_limits (*defaults)(void);
+    void (*run)(const uint8_t *photo, int32_t photo_width, int32_t photo_height, const uint8_t *cover,
+                int32_t cover_width, int32_t cover_height, double square_x, double square_y, double square_side,
+                crate_cover_check_limits limits, crate_cover_check *out);
+} crate_cover_check_table;
+
+const crate_cover_check_table *crate_cover_check_plugin(void);
+typedef const crate_cover_check_table *(*crate_cover_check_plugin_fn)(void);
+
+/// Bus messages the player reads (everything else is CRATE_GST_MESSAGE_OTHER).
+enum {
+    CRATE_GST_MESSAGE_OTHER = 0,
+    CRATE_GST_MESSAGE_STREAM_START = 1,
+    CRATE_GST_MESSAGE_EOS = 2,
+    CRATE_GST_MESSAGE_ASYNC_DONE = 3,
+    CRATE_GST_MESSAGE_DURATION_CHANGED = 4,
+    CRATE_GST_MESSAGE_ERROR = 5,
+    CRATE_GST_MESSAGE_ELEMENT = 6,
+};
+
+/// GstState values (the plugin checks they are GStreamer's).
+enum {
+    CRATE_GST_STATE_NULL = 1,
+    CRATE_GST_STATE_READY = 2,
+    CRATE_GST_STATE_PAUSED = 3,
+    CRATE_GST_STATE_PLAYING = 4,
+};
+
+/// Error codes the player tells apart (GstCoreError, GstStreamError, GstResourceError values;
+/// the plugin checks they are GStreamer's).
+enum {
+    CRATE_GST_CORE_ERROR_MISSING_PLUGIN = 12,
+    CRATE_GST_STREAM_ERROR_CODEC_NOT_FOUND = 6,
+    CRATE_GST_RESOURCE_ERROR_NOT_FOUND = 3,
+    CRATE_GST_RESOURCE_ERROR_OPEN_READ = 5,
+};
+
+/// libCrateGStreamer.so: GStreamer objects cross as opaque pointers. Strings returned as `char *`
+/// are freed with `free_string`; objects with `object_unref`.
+typedef struct {
+    uint32_t abi_version;
+    uint32_t size;
+    /// gst_init, once per process (the plugin guards it).
+    void (*initialize)(void);
+    /// Whether an element factory (a plugin feature) is installed.
+    int (*has_element)(const char *name);
+    void *(*element_factory_make)(const char *factory, const char *name);
+    void *(*element_get_bus)(void *element);
+    /// Pops one message within `timeout_ns`, or NULL.
+    void *(*bus_timed_pop)(void *bus, uint64_t timeout_ns);
+    int (*message_type)(void *message);
+    void (*message_unref)(void *message);
+    /// Whether the message came from a sink element.
+    int (*message_from_sink)(void *message);
+    /// Error details of an error/warning message: domain name (static), code, message (free_string).
+    int (*parse_error)(void *message, const char **domain, char **text);
+    /// The "missing-plugin" element message's caps as text, or NULL. free_string.
+    char *(*missing_plugin_detail)(void *message);
+    void (*free_string)(char *text);
+    void (*object_unref)(void *object);
+    void (*set_uri)(void *playbin, const char *uri);
+    void (*set_volume)(void *playbin, double volume);
+    void (*set_audio_sink)(void *playbin, void *sink);
+    /// Audio only with software volume: no video window for files with cover art streams.
+    void (*set_audio_only)(void *playbin);
+    unsigned long (*signal_connect)(void *instance, const char *signal, void (*handler)(void), void *data);
+    /// A sink description made into a bin; NULL and an error text (free_string) on failure.
+    void *(*sink_from_description)(const char *description, char **error_text);
+    /// An element by name inside a bin (unref when done), or NULL.
+    void *(*bin_get_by_name)(void *bin, const char *name);
+    int (*element_set_state)(void *element, int state);
+    /// A flushing, accurate seek in time; non-zero on success.
+    int (*element_seek_ns)(void *element, int64_t position_ns);
+    /// Non-zero when known.
+    int (*query_position_ns)(void *element, int64_t *position_ns);
+    int (*query_duration_ns)(void *element, int64_t *duration_ns);
+    uint64_t (*buffer_pts)(void *buffer);
+    uint64_t (*buffer_duration)(void *buffer);
+    /// A GstDiscoverer (benchmarks), or NULL; object_unref.
+    void *(*discoverer_new)(uint64_t timeout_ns);
+    /// The "album" tag of a file read with the discoverer, or NULL. free_string.
+    char *(*discover_album)(void *discoverer, const char *uri);
+} crate_gstreamer_table;
+
+const crate_gstreamer_table *crate_gstreamer_plugin(void);
+typedef const crate_gstreamer_table *(*crate_gstreamer_plugin_fn)(void);
+
+/// libCrateSecret.so: Crate's one schema, a secret per name ("anthropic", "openai", …).
+typedef struct {
+    uint32_t abi_version;
+    uint32_t size;
+    /// Non-zero when a Secret Service answers on the session bus (checked without starting one).
+    int (*available)(void);
+    /// Non-zero when stored.
+    int (*store)(const char *name, const char *label, const char *value);
+    /// The stored value (free_password), or NULL.
+    char *(*lookup)(const char *name);
+    void (*free_password)(char *value);
+} crate_secret_table;
+
+const crate_secret_table *crate_secret_plugin(void);
+typedef const crate_secret_table *(*crate_secret_plugin_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

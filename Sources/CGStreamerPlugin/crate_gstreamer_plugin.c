@@ -1,0 +1,185 @@
+// libCrateGStreamer.so: every GStreamer call of the player behind the plain C table of
+// crate_plugins.h (macros, casts and variadic setters included), so that neither the CLI nor the
+// window links GStreamer: it is opened the first time something plays.
+#include "crate_plugins.h"
+#include <gst/gst.h>
+#include <gst/pbutils/pbutils.h>
+#include <string.h>
+
+_Static_assert(CRATE_GST_STATE_NULL == GST_STATE_NULL && CRATE_GST_STATE_READY == GST_STATE_READY &&
+               CRATE_GST_STATE_PAUSED == GST_STATE_PAUSED && CRATE_GST_STATE_PLAYING == GST_STATE_PLAYING,
+               "GstState values");
+_Static_assert(CRATE_GST_CORE_ERROR_MISSING_PLUGIN == GST_CORE_ERROR_MISSING_PLUGIN, "GstCoreError");
+_Static_assert(CRATE_GST_STREAM_ERROR_CODEC_NOT_FOUND == GST_STREAM_ERROR_CODEC_NOT_FOUND, "GstStreamError");
+_Static_assert(CRATE_GST_RESOURCE_ERROR_NOT_FOUND == GST_RESOURCE_ERROR_NOT_FOUND &&
+               CRATE_GST_RESOURCE_ERROR_OPEN_READ == GST_RESOURCE_ERROR_OPEN_READ, "GstResourceError");
+
+static void crate_init(void) {
+    static gsize once = 0;
+    if (g_once_init_enter(&once)) {
+        gst_init(NULL, NULL);
+        g_once_init_leave(&once, 1);
+    }
+}
+
+static int crate_has_element(const char *name) {
+    GstElementFactory *factory = gst_element_factory_find(name);
+    if (!factory) return 0;
+    gst_object_unref(factory);
+    return 1;
+}
+
+static void *crate_factory_make(const char *factory, const char *name) { return gst_element_factory_make(factory, name); }
+static void *crate_get_bus(void *element) { return gst_element_get_bus(GST_ELEMENT(element)); }
+static void *crate_bus_timed_pop(void *bus, uint64_t timeout) { return gst_bus_timed_pop(GST_BUS(bus), (GstClockTime)timeout); }
+
+static int crate_message_type(void *message) {
+    switch (GST_MESSAGE_TYPE((GstMessage *)message)) {
+    case GST_MESSAGE_STREAM_START: return CRATE_GST_MESSAGE_STREAM_START;
+    case GST_MESSAGE_EOS: return CRATE_GST_MESSAGE_EOS;
+    case GST_MESSAGE_ASYNC_DONE: return CRATE_GST_MESSAGE_ASYNC_DONE;
+    case GST_MESSAGE_DURATION_CHANGED: return CRATE_GST_MESSAGE_DURATION_CHANGED;
+    case GST_MESSAGE_ERROR: return CRATE_GST_MESSAGE_ERROR;
+    case GST_MESSAGE_ELEMENT: return CRATE_GST_MESSAGE_ELEMENT;
+    default: return CRATE_GST_MESSAGE_OTHER;
+    }
+}
+
+static void crate_message_unref(void *message) { gst_message_unref((GstMessage *)message); }
+
+static int crate_message_from_sink(void *message) {
+    GstObject *o = GST_MESSAGE_SRC((GstMessage *)message);
+    return o && GST_IS_ELEMENT(o) && GST_OBJECT_FLAG_IS_SET(o, GST_ELEMENT_FLAG_SINK);
+}
+
+static int crate_parse_error(void *message, const char **domain, char **text) {
+    GstMessage *m = message;
+    GError *error = NULL;
+    gchar *debug = NULL;
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) gst_message_parse_error(m, &error, &debug);
+    else gst_message_parse_warning(m, &error, &debug);
+    g_free(debug);
+    if (!error) { *domain = ""; *text = g_strdup(""); return 0; }
+    *domain = g_quark_to_string(error->domain);
+    *text = g_strdup(error->message);
+    int code = error->code;
+    g_error_free(error);
+    return code;
+}
+
+static char *crate_missing_plugin_detail(void *message) {
+    const GstStructure *s = gst_message_get_structure((GstMessage *)message);
+    if (!s || !gst_structure_has_name(s, "missing-plugin")) return NULL;
+    const GValue *detail = gst_structure_get_value(s, "detail");
+    if (detail && G_VALUE_HOLDS(detail, GST_TYPE_CAPS)) {
+        const GstCaps *caps = gst_value_get_caps(detail);
+        return caps ? gst_caps_to_string(caps) : NULL;
+    }
+    if (detail && G_VALUE_HOLDS_STRING(detail)) return g_strdup(g_value_get_string(detail));
+    return g_strdup("");
+}
+
+static void crate_free_string(char *text) { g_free(text); }
+static void crate_object_unref(void *object) { if (object) gst_object_unref(object); }
+static void crate_set_uri(void *playbin, const char *uri) { g_object_set(playbin, "uri", uri, NULL); }
+static void crate_set_volume(void *playbin, double volume) { g_object_set(playbin, "volume", volume, NULL); }
+static void crate_set_audio_sink(void *playbin, void *sink) { g_object_set(playbin, "audio-sink", sink, NULL); }
+/// Audio only (0x2) with software volume (0x10).
+static void crate_set_audio_only(void *playbin) { g_object_set(playbin, "flags", 0x2 | 0x10, NULL); }
+
+static unsigned long crate_signal_connect(void *instance, const char *signal, void (*handler)(void), void *data) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, NULL, (GConnectFlags)0);
+}
+
+static void *crate_sink_from_description(const char *description, char **error_text) {
+    GError *error = NULL;
+    GstElement *bin = gst_parse_bin_from_description(description, TRUE, &error);
+    if (error) {
+        *error_text = g_strdup(error->message);
+        g_error_free(error);
+        if (bin) gst_object_unref(bin);
+        return NULL;
+    }
+    *error_text = NULL;
+    return bin;
+}
+
+static void *crate_bin_get_by_name(void *bin, const char *name) {
+    return GST_IS_BIN(bin) ? gst_bin_get_by_name(GST_BIN(bin), name) : NULL;
+}
+
+static int crate_set_state(void *element, int state) { return (int)gst_element_set_state(GST_ELEMENT(element), (GstState)state); }
+
+static int crate_seek_ns(void *element, int64_t position) {
+    return gst_element_seek_simple(GST_ELEMENT(element), GST_FORMAT_TIME,
+                                   (GstSeekFlags)(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), position);
+}
+
+static int crate_query_position(void *element, int64_t *position) {
+    gint64 value = 0;
+    gboolean known = gst_element_query_position(GST_ELEMENT(element), GST_FORMAT_TIME, &value);
+    *position = value;
+    return known;
+}
+
+static int crate_query_duration(void *element, int64_t *duration) {
+    gint64 value = 0;
+    gboolean known = gst_element_query_duration(GST_ELEMENT(element), GST_FORMAT_TIME, &value);
+    *duration = value;
+    return known;
+}
+
+static uint64_t crate_buffer_pts(void *buffer) { return GST_BUFFER_PTS((GstBuffer *)buffer); }
+static uint64_t crate_buffer_duration(void *buffer) { return GST_BUFFER_DURATION((GstBuffer *)buffer); }
+
+static void *crate_discoverer_new(uint64_t timeout) {
+    GError *error = NULL;
+    GstDiscoverer *discoverer = gst_discoverer_new((GstClockTime)timeout, &error);
+    if (error) g_error_free(error);
+    return discoverer;
+}
+
+static char *crate_discover_album(void *discoverer, const char *uri) {
+    GstDiscovererInfo *info = gst_discoverer_discover_uri(GST_DISCOVERER(discoverer), uri, NULL);
+    if (!info) return NULL;
+    gchar *album = NULL;
+    const GstTagList *tags = gst_discoverer_info_get_tags(info);
+    if (tags) gst_tag_list_get_string(tags, "album", &album);
+    g_object_unref(info);
+    return album;
+}
+
+const crate_gstreamer_table *crate_gstreamer_plugin(void) {
+    static const crate_gstreamer_table table = {
+        .abi_version = CRATE_PLUGIN_ABI_VERSION,
+        .size = sizeof(crate_gstreamer_table),
+        .initialize = crate_init,
+        .has_element = crate_has_element,
+        .element_factory_make = crate_factory_make,
+        .element_get_bus = crate_get_bus,
+        .bus_timed_pop = crate_bus_timed_pop,
+        .message_type = crate_message_type,
+        .message_unref = crate_message_unref,
+        .message_from_sink = crate_message_from_sink,
+        .parse_error = crate_parse_error,
+        .missing_plugin_detail = crate_missing_plugin_detail,
+        .free_string = crate_free_string,
+        .object_unref = crate_object_unref,
+        .set_uri = crate_set_uri,
+        .set_volume = crate_set_volume,
+        .set_audio_sink = crate_set_audio_sink,
+        .set_audio_only = crate_set_audio_only,
+        .signal_connect = crate_signal_connect,
+        .sink_from_description = crate_sink_from_description,
+        .bin_get_by_name = crate_bin_get_by_name,
+        .element_set_state = crate_set_state,
+        .element_seek_ns = crate_seek_ns,
+        .query_position_ns = crate_query_position,
+        .query_duration_ns = crate_query_duration,
+        .buffer_pts = crate_buffer_pts,
+        .buffer_duration = crate_buffer_duration,
+        .discoverer_new = crate_discoverer_new,
+        .discover_album = crate_discover_album,
+    };
+    return &table;
+}
