@@ -6,6 +6,13 @@ import Foundation
 enum StartupTiming {
     private static var seen: Set<String> = []
     private static let enabled = ProcessInfo.processInfo.environment["CRATE_TIMING"] != nil
+    static var isEnabled: Bool { enabled }
+
+    /// A `timing:` line as it is, every time (how long a page took to apply a late answer).
+    static func print(_ event: String) {
+        guard enabled else { return }
+        FileHandle.standardOutput.write(Data("timing: \(event)\n".utf8))
+    }
 
     static func mark(_ event: String) {
         guard enabled, !seen.contains(event) else { return }
