@@ -155,7 +155,10 @@ final class WallPage {
         }
         let missing = state.unavailable.map(\.signal.rawValue).joined(separator: ",")
         TestEvents.note("wall dial=\(state.dial.rawValue) phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
-        if let first = state.tiles.first { TestEvents.note("wall-first \(first.item.releaseGroupID.rawValue)") }
+        if !state.tiles.isEmpty {
+            TestEvents.note("wall-first \(state.tiles[0].item.releaseGroupID.rawValue)")
+            TestEvents.note("wall-ids " + state.tiles.prefix(4).map(\.item.releaseGroupID.rawValue).joined(separator: " "))
+        }
         reportPointsForTests()
     }
 
@@ -169,6 +172,7 @@ final class WallPage {
             TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window)
             TestEvents.reportPoint("wall-tile-dislike", of: first.dislikeButton, in: window)
         }
+        for (place, tile) in tiles.prefix(4).enumerated() { TestEvents.reportPoint("wall-tile-\(place)", of: tile.widget, y: 40, in: window) }
     }
 
     /// "A", "A and B", "A, B and C".
