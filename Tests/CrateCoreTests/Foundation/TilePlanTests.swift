@@ -169,7 +169,35 @@ struct TilePlanTests {
         }
     }
 
-    struct SplitMix {
+    /// With every key once in each list, the tiles left alone are as many as can be: the longest
+    /// common subsequence of the two lists of keys.
+    @Test func asManyTilesAsPossibleStay() {
+        var generator = SplitMix(seed: 21)
+        for _ in 0..<200 {
+            var pool = (0..<40).map { "t\($0)" }
+            pool.shuffle(using: &generator)
+            let old = Self.tiles(Array(pool.prefix(Int(generator.next() % 25))))
+            pool.shuffle(using: &generator)
+            let new = Self.tiles(Array(pool.prefix(Int(generator.next() % 25))))
+            let plan = TilePlan.between(old, new, key: \.id)
+            let stayed = plan.places.count { if case .keep = $0 { return true } else { return false } }
+            #expect(stayed == Self.longestCommonRun(old.map(\.id), new.map(\.id)))
+            _ = Self.widgets(from: old, to: new, plan: plan)
+        }
+    }
+
+    static func longestCommonRun(_ a: [String], _ b: [String]) -> Int {
+        guard !a.isEmpty, !b.isEmpty else { return 0 }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 1...a.count {
+            for j in 1...b.count {
+                table[i][j] = a[i - 1] == b[j - 1] ? table[i - 1][j - 1] + 1 : max(table[i - 1][j], table[i][j - 1])
+            }
+        }
+        return table[a.count][b.count]
+    }
+
+    struct SplitMix: RandomNumberGenerator {
         var state: UInt64
         init(seed: UInt64) { state = seed }
         mutating func next() -> UInt64 {
