@@ -38,12 +38,7 @@ extension MainWindow {
             g_object_unref(UnsafeMutableRawPointer(layer))
         }
         area.browser.onClose = { [weak self] in self?.closeArtistDetail() }
-        area.browser.onLayoutChange = { [weak self, weak area] in
-            guard let self else { return }
-            self.updateHeader()
-            // The tiles moved (folded, unfolded): where the first one is now, for the UI tests.
-            if TestEvents.isEnabled, let area, area.isOpen { area.page.reportPoints(in: self.widget) }
-        }
+        area.browser.onLayoutChange = { [weak self] in self?.updateHeader() }
         area.page.onBack = { [weak self] in self?.closeArtistPage() }
         area.page.onChoose = { [weak store] candidate in
             guard let store else { return }
