@@ -20,10 +20,25 @@ final class ArtistPage {
     private let message = EmptyStateView(icon: "avatar-default-symbolic", title: "", detail: "")
     private var candidates: [ArtistCandidate] = []
     private var candidateRows: [UnsafeMutablePointer<GtkWidget>] = []
-    /// The tiles of each section's flow box, in order.
-    private var sectionTiles: [(flow: UnsafeMutablePointer<GtkWidget>, tiles: [ArtistTileView])] = []
-    /// What the sections were built from (rebuilt only when it changes).
-    private var shownKey: [MBID] = []
+    /// A section shown: its heading, its flow box and one tile per place, in order.
+    private final class SectionView {
+        let heading: UnsafeMutablePointer<GtkWidget>
+        let flow: UnsafeMutablePointer<GtkWidget>
+        var tiles: [ArtistTileView] = []
+        init(heading: UnsafeMutablePointer<GtkWidget>, flow: UnsafeMutablePointer<GtkWidget>) {
+            self.heading = heading
+            self.flow = flow
+        }
+    }
+    /// The sections shown. A new catalogue (the next page of a long one, a corrected entry)
+    /// changes only the places that differ: tiles that stayed keep their widgets, their covers,
+    /// a click on them and the scroll position.
+    private var sectionViews: [CatalogueSection: SectionView] = [:]
+    private var sectionTiles: [SectionView] {
+        CatalogueSection.allCases.compactMap { sectionViews[$0] }
+    }
+    /// Whose catalogue is shown (another artist's starts at the top).
+    private var shownArtist: MBID?
     private var artistName = ""
     var onBack: (() -> Void)?
     var onChoose: ((ArtistCandidate) -> Void)?
@@ -178,40 +193,62 @@ final class ArtistPage {
     }
 
     private func showCatalogue(_ catalogue: ArtistCatalogue?) {
-        let key = [catalogue?.artistID].compactMap { $0 } + (catalogue?.releaseGroups.map(\.id) ?? [])
-        guard key != shownKey else { return }
-        shownKey = key
-        while let child = gtk_widget_get_first_child(sectionsBox) { gtk_box_remove(crate_box(sectionsBox), child) }
-        sectionTiles = []
-        guard let catalogue else { return }
-        for (section, entries) in catalogue.sections {
-            let heading = Gtk.label(L10n.tr("%@ · %@", section.title, entries.count), classes: ["heading"])
-            gtk_widget_set_margin_top(heading, 8)
-            Gtk.append(sectionsBox, heading)
-            let flow = gtk_flow_box_new()!
-            gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
-            gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
-            gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
-            gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
-            gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
-            gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
-            let tiles = entries.map { entry in
-                let tile = ArtistTileView(entry: entry)
-                tile.loadCover = loadCover
-                gtk_flow_box_insert(OpaquePointer(flow), tile.widget, -1)
+        let started = ContinuousClock.now
+        let wanted = Dictionary(uniqueKeysWithValues: (catalogue?.sections ?? []).map { ($0.section, $0.entries) })
+        var previous: UnsafeMutablePointer<GtkWidget>?
+        var total = TilePlan(places: [], removed: [])
+        for section in CatalogueSection.allCases {
+            let entries = wanted[section] ?? []
+            guard !entries.isEmpty else {
+                if let view = sectionViews.removeValue(forKey: section) {
+                    total.removed += view.tiles.indices.map { $0 }
+                    gtk_box_remove(crate_box(sectionsBox), view.heading)
+                    gtk_box_remove(crate_box(sectionsBox), view.flow)
+                }
+                continue
+            }
+            let view = sectionViews[section] ?? makeSection(section, after: previous)
+            previous = view.flow
+            Gtk.setText(view.heading, L10n.tr("%@ · %@", section.title, entries.count))
+            let plan = TilePlan.between(view.tiles.map(\.entry), entries, key: \.id)
+            total.places += plan.places
+            total.removed += plan.removed
+            guard !plan.isUnchanged else { continue }
+            view.tiles = TileFlow.apply(plan, to: view.tiles, in: view.flow, widget: \.widget, make: { index in
+                let tile = ArtistTileView(entry: entries[index])
+                tile.loadCover = self.loadCover
                 return tile
-            }
-            let index = sectionTiles.count
-            sectionTiles.append((flow, tiles))
-            Gtk.append(sectionsBox, flow)
-            GObjectScope.of(flow).connect(flow, "child-activated") { [weak self] (child: UnsafeMutableRawPointer?) in
-                guard let self, let child, self.sectionTiles.indices.contains(index) else { return }
-                let position = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))
-                let tiles = self.sectionTiles[index].tiles
-                guard tiles.indices.contains(position) else { return }
-                self.onOpen?(tiles[position].entry, tiles[position].artworkPath, self.artistName)
-            }
+            }, show: { tile, index in tile.show(entries[index]) })
         }
-        gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)), 0)
+        if catalogue?.artistID != shownArtist {
+            shownArtist = catalogue?.artistID
+            gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)), 0)
+        }
+        if !total.isUnchanged { TileFlow.reportTiming("artist page", plan: total, started: started, widget: sectionsBox) }
+    }
+
+    /// A section's heading and flow box, put after `previous` (first when nil).
+    private func makeSection(_ section: CatalogueSection, after previous: UnsafeMutablePointer<GtkWidget>?) -> SectionView {
+        let heading = Gtk.label("", classes: ["heading"])
+        gtk_widget_set_margin_top(heading, 8)
+        let flow = gtk_flow_box_new()!
+        gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
+        gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
+        gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
+        gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
+        gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
+        gtk_box_insert_child_after(crate_box(sectionsBox), heading, previous)
+        gtk_box_insert_child_after(crate_box(sectionsBox), flow, heading)
+        let view = SectionView(heading: heading, flow: flow)
+        sectionViews[section] = view
+        GObjectScope.of(flow).connect(flow, "child-activated") { [weak self, weak view] (child: UnsafeMutableRawPointer?) in
+            guard let self, let view, let child else { return }
+            let position = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))
+            guard view.tiles.indices.contains(position) else { return }
+            let tile = view.tiles[position]
+            self.onOpen?(tile.entry, tile.artworkPath, self.artistName)
+        }
+        return view
     }
 }

@@ -11,12 +11,15 @@ final class GenreFeedPage {
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private let statusLabel: UnsafeMutablePointer<GtkWidget>
     private let flow: UnsafeMutablePointer<GtkWidget>
+    private let scroller: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let empty = EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Gathering albums"),
                                        detail: L10n.tr("Crate is looking for albums of this genre in your listening, recommendations, charts and new releases."))
+    /// One view per place, in flow-box order; a new list changes only the places that differ.
     private var tiles: [WallTileView] = []
     private var shownTiles: [WallTile] = []
-    private var shownIDs: [MBID] = []
+    /// What put each shown tile there (a tile whose signal changed shows the new one).
+    private var shownSignals: [String?] = []
     private var ratings: [MBID: AlbumRating] = [:]
     /// A tile was clicked or activated: its album pane opens.
     var onOpen: ((WallTile) -> Void)?
@@ -49,7 +52,7 @@ final class GenreFeedPage {
         gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
         gtk_widget_set_valign(flow, GTK_ALIGN_START)
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_bottom] { margin(flow, 12) }
-        let scroller = gtk_scrolled_window_new()!
+        scroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(scroller), flow)
         gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scroller, 1)
@@ -93,13 +96,25 @@ final class GenreFeedPage {
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
 
         let wanted = state.tiles.filter { ratings[$0.item.releaseGroupID] != .dislike }
-        let ids = wanted.map(\.item.releaseGroupID)
-        if ids != shownIDs {
-            rebuild(wanted, signals: state.signals)
-            shownIDs = ids
+        let signals = wanted.map { state.signals[$0.item.releaseGroupID]?.title }
+        struct Place: Equatable { var tile: WallTile; var signal: String? }
+        let started = ContinuousClock.now
+        let plan = TilePlan.between(zip(shownTiles, shownSignals).map { Place(tile: $0, signal: $1) }, zip(wanted, signals).map { Place(tile: $0, signal: $1) }, key: \.tile.item.releaseGroupID)
+        if !plan.isUnchanged {
+            tiles = TileFlow.apply(plan, to: tiles, in: flow, widget: \.widget, make: { self.makeTile(wanted[$0], signal: signals[$0]) },
+                                   show: { view, index in view.show(wanted[index], signalTitle: signals[index]) })
+            if plan.counts.kept + plan.counts.updated == 0, !shownTiles.isEmpty {
+                // Another genre or subcategory: its feed starts at the top.
+                gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)), 0)
+            }
+            shownTiles = wanted
+            shownSignals = signals
+            let counts = plan.counts
+            if counts.rebound + counts.inserted + counts.removed > 0 {
+                TileFlow.reportTiming("genre feed", plan: plan, started: started, widget: flow)
+                if TestEvents.isEnabled { TestEvents.note("genre-update \(plan.summary)") }
+            }
         }
-        shownTiles = wanted
-        for (view, tile) in zip(tiles, wanted) { view.show(artwork: tile) }
         for tile in tiles { tile.show(rating: ratings[tile.releaseGroupID]) }
         if wanted.isEmpty {
             if state.phase == .loading {
@@ -113,7 +128,10 @@ final class GenreFeedPage {
 
     /// Where the first tile is, for the UI tests.
     func reportPoints(in window: UnsafeMutablePointer<GtkWidget>) {
-        if let first = tiles.first { TestEvents.reportPoint("genre-tile", of: first.widget, y: 40, in: window) }
+        if let first = tiles.first {
+            TestEvents.reportPoint("genre-tile", of: first.widget, y: 40, in: window)
+            TestEvents.note("genre-first \(first.releaseGroupID.rawValue)")
+        }
     }
 
     /// A reason as a clause inside parentheses: "it had no albums to show", not "It had no albums to show.".
@@ -125,16 +143,9 @@ final class GenreFeedPage {
         return text
     }
 
-    private func rebuild(_ wanted: [WallTile], signals: [MBID: GenreSignal]) {
-        while let child = gtk_widget_get_first_child(flow) {
-            gtk_flow_box_remove(OpaquePointer(flow), child)
-        }
-        tiles = wanted.map { tile in
-            let view = WallTileView(tile: tile, signalTitle: signals[tile.item.releaseGroupID]?.title)
-            let album = WallStore.album(of: tile)
-            view.onRate = { [weak self] rating in self?.onRate?(album, rating) }
-            gtk_flow_box_insert(OpaquePointer(flow), view.widget, -1)
-            return view
-        }
+    private func makeTile(_ tile: WallTile, signal: String?) -> WallTileView {
+        let view = WallTileView(tile: tile, signalTitle: signal)
+        view.onRate = { [weak self] album, rating in self?.onRate?(album, rating) }
+        return view
     }
 }

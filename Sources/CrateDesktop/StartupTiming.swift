@@ -6,6 +6,13 @@ import Foundation
 enum StartupTiming {
     private static var seen: Set<String> = []
     private static let enabled = ProcessInfo.processInfo.environment["CRATE_TIMING"] != nil
+    static var isEnabled: Bool { enabled }
+
+    /// A `timing:` line as it is, every time (how long a page took to apply a late answer).
+    static func print(_ event: String) {
+        guard enabled else { return }
+        FileHandle.standardOutput.write(Data("timing: \(event)\n".utf8))
+    }
 
     static func mark(_ event: String) {
         guard enabled, !seen.contains(event) else { return }
@@ -21,7 +28,6 @@ enum StartupTiming {
     private static var atNextFrame: [String] = []
     /// Frames the window has painted so far (a window at rest paints none).
     private(set) static var framesPainted = 0
-    static var isEnabled: Bool { enabled }
 
     /// Marks `event` once the next frame is painted: what was put in the widgets is on screen.
     static func markAtNextFrame(_ event: String) {

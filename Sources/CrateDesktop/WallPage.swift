@@ -17,6 +17,7 @@ final class WallPage {
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let empty = EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Your Crate Wall is on its way"),
                                        detail: L10n.tr("Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card."))
+    /// One view per place, in flow-box order; a new list changes only the places that differ.
     private var tiles: [WallTileView] = []
     /// The tiles' data, in flow-box order.
     private var shownTiles: [WallTile] = []
@@ -24,7 +25,6 @@ final class WallPage {
     var onOpen: ((WallTile) -> Void)?
     /// The tiles of a new wall are in the page (start-up timing; the count).
     var onTilesShown: ((Int) -> Void)?
-    private var shownIDs: [MBID] = []
     private var tokens: [ObservationToken] = []
     private weak var store: WallStore?
 
@@ -121,17 +121,27 @@ final class WallPage {
         Gtk.setText(statusLabel, notes.joined(separator: " "))
         gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
 
-        let ids = state.tiles.map(\.item.releaseGroupID)
-        if ids != shownIDs || tiles.count != state.tiles.count {
-            rebuild(state.tiles)
-            shownIDs = ids
-            if !ids.isEmpty {
-                StartupTiming.mark("wall shown (\(ids.count) tiles)")
-                onTilesShown?(ids.count)
+        let started = ContinuousClock.now
+        let plan = TilePlan.between(shownTiles, state.tiles, key: \.item.releaseGroupID)
+        if !plan.isUnchanged {
+            tiles = TileFlow.apply(plan, to: tiles, in: flow, widget: \.widget, make: { self.makeTile(state.tiles[$0]) },
+                                   show: { view, index in view.show(state.tiles[index]) })
+            if plan.counts.kept + plan.counts.updated == 0, !shownTiles.isEmpty {
+                // A whole new wall (a refresh, the dial) starts at the top.
+                gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)), 0)
+            }
+            shownTiles = state.tiles
+            if !state.tiles.isEmpty {
+                StartupTiming.mark("wall shown (\(state.tiles.count) tiles)")
+                onTilesShown?(state.tiles.count)
+            }
+            // Covers arriving one by one are updates only; the tests follow the rest.
+            let counts = plan.counts
+            if counts.rebound + counts.inserted + counts.removed > 0 {
+                TileFlow.reportTiming("wall", plan: plan, started: started, widget: flow)
+                if TestEvents.isEnabled { TestEvents.note("wall-update \(plan.summary)") }
             }
         }
-        shownTiles = state.tiles
-        for (view, tile) in zip(tiles, state.tiles) { view.show(artwork: tile) }
         for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
         if state.tiles.isEmpty, state.phase == .loaded, state.message != nil {
             empty.update(title: L10n.tr("No wall yet"), detail: state.message ?? "")
@@ -150,6 +160,10 @@ final class WallPage {
         }
         let missing = state.unavailable.map(\.signal.rawValue).joined(separator: ",")
         TestEvents.note("wall dial=\(state.dial.rawValue) phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
+        if !state.tiles.isEmpty {
+            TestEvents.note("wall-first \(state.tiles[0].item.releaseGroupID.rawValue)")
+            TestEvents.note("wall-ids " + state.tiles.prefix(4).map(\.item.releaseGroupID.rawValue).joined(separator: " "))
+        }
         reportPointsForTests()
     }
 
@@ -159,7 +173,11 @@ final class WallPage {
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
         TestEvents.reportPoint("wall-dial", of: dial.widget, in: window)
         TestEvents.reportPoint("wall-refresh", of: refreshButton, in: window)
-        if let first = tiles.first { TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window) }
+        if let first = tiles.first {
+            TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window)
+            TestEvents.reportPoint("wall-tile-dislike", of: first.dislikeButton, in: window)
+        }
+        for (place, tile) in tiles.prefix(4).enumerated() { TestEvents.reportPoint("wall-tile-\(place)", of: tile.widget, y: 40, in: window) }
     }
 
     /// "A", "A and B", "A, B and C".
@@ -168,22 +186,9 @@ final class WallPage {
         return L10n.tr("%@ and %@", names.dropLast().joined(separator: ", "), last)
     }
 
-    /// Replaces the tiles (their art comes from the texture cache, so this is cheap).
-    private func rebuild(_ wanted: [WallTile]) {
-        while let child = gtk_widget_get_first_child(flow) {
-            gtk_flow_box_remove(OpaquePointer(flow), child)
-        }
-        tiles = wanted.map { tile in
-            let view = makeTile(tile)
-            gtk_flow_box_insert(OpaquePointer(flow), view.widget, -1)
-            return view
-        }
-    }
-
     private func makeTile(_ tile: WallTile) -> WallTileView {
         let view = WallTileView(tile: tile)
-        let album = WallStore.album(of: tile)
-        view.onRate = { [weak store] rating in
+        view.onRate = { [weak store] album, rating in
             guard let store else { return }
             Task {
                 switch rating {

@@ -168,8 +168,11 @@ extension AppServices {
         return sources
     }
 
-    /// The wall's service: the dial's tables and the genre list from the data folder.
-    public func wallService(timeout: TimeInterval = 5) throws -> WallService {
+    /// The wall's service: the dial's tables and the genre list from the data folder. Each
+    /// signal's answers are cut off after `timeout` seconds: 5 unless given, or set by
+    /// `CRATE_WALL_TIMEOUT` (a UI test that holds an answer on purpose needs longer).
+    public func wallService(timeout: TimeInterval? = nil) throws -> WallService {
+        let timeout = timeout ?? environment.variables["CRATE_WALL_TIMEOUT"].flatMap(TimeInterval.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 5
         let table = try CrateDialTable.standard(environment: environment.variables)
         let genres = (try? WildCardSource.genres(environment: environment.variables)) ?? []
         let listenBrainz = self.listenBrainz
