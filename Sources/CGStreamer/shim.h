@@ -15,6 +15,28 @@ static inline gboolean crate_gst_object_is_sink(GstObject *o) {
 }
 static inline gboolean crate_gst_is_from(GstMessage *m, GstElement *e) { return GST_MESSAGE_SRC(m) == GST_OBJECT(e); }
 
+/// The URI of the file a message comes from: the "uri" property of the nearest element above the
+/// message's source that has one (playbin's per-file `uridecodebin`), playbin itself excluded (its
+/// "uri" is the next file). NULL when there is none (a sink's message). Free with g_free.
+static inline char *crate_gst_message_source_uri(GstMessage *m) {
+    GstObject *object = GST_MESSAGE_SRC(m);
+    if (!object) return NULL;
+    gst_object_ref(object);
+    char *uri = NULL;
+    while (object) {
+        GstObject *parent = gst_object_get_parent(object);
+        if (!parent) { gst_object_unref(object); break; }
+        GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), "uri");
+        if (!uri && spec && G_PARAM_SPEC_VALUE_TYPE(spec) == G_TYPE_STRING && (spec->flags & G_PARAM_READABLE)) {
+            g_object_get(object, "uri", &uri, NULL);
+        }
+        gst_object_unref(object);
+        if (uri) { gst_object_unref(parent); break; }
+        object = parent;
+    }
+    return uri;
+}
+
 static inline void crate_gst_set_uri(GstElement *playbin, const char *uri) { g_object_set(playbin, "uri", uri, NULL); }
 static inline void crate_gst_set_volume(GstElement *playbin, double volume) { g_object_set(playbin, "volume", volume, NULL); }
 static inline void crate_gst_set_audio_sink(GstElement *playbin, GstElement *sink) { g_object_set(playbin, "audio-sink", sink, NULL); }

@@ -6,9 +6,11 @@ import Foundation
 ///
 /// - The next track is handed to `playbin` from `about-to-finish`, so an album plays gapless;
 ///   `stream-start` on the bus then says the playbin moved on, and the state follows.
-/// - The bus is read on its own thread (`BusReader`): no GLib main loop is needed, so the CLI and
-///   the window use the same code. Each message carries the generation it was popped in; a manual
-///   move (next, previous, load, stop) starts a new generation and drops older messages.
+/// - Bus messages are taken where they are posted (`BusReader`, a sync handler): no GLib main loop
+///   is needed, so the CLI and the window use the same code. Each message carries the generation
+///   it was posted in; a manual move (next, previous, load, stop, seek) starts a new generation and
+///   drops older messages, even those read after the move. An error names the queue entry whose
+///   file failed (from the failing element's URI), not whichever entry happens to be queued.
 /// - Bus errors become `AudioPlaybackError`s: a vanished or damaged file is skipped with a
 ///   message, a missing decoder says which package to install, no sound output stops.
 /// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
@@ -155,7 +157,7 @@ public final class GStreamerPlayer: Player {
             return
         }
         // A seek flushes what was queued for gapless: that file is asked for again near the end.
-        generation = session.move(to: state.value.currentIndex)
+        generation = session.flush(current: state.value.currentIndex)
         if gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
                                    gint64(clamped) * 1_000_000) == 0 {
             pendingSeekMs = clamped
@@ -238,8 +240,7 @@ public final class GStreamerPlayer: Player {
     private func handle(_ event: BusEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }
         switch event {
-        case .streamStart:
-            guard let (index, gone) = session.takeQueued() else { return }
+        case .started(let index, let gone):
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
@@ -259,8 +260,8 @@ public final class GStreamerPlayer: Player {
             updateProgress()
         case .missingPlugin(let caps):
             missingPlugin = caps
-        case .error(let domain, let code, _, let fromSink):
-            let failing = session.failingIndex ?? state.value.currentIndex
+        case .error(let domain, let code, _, let fromSink, let index):
+            let failing = index ?? state.value.currentIndex
             let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
             let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
             missingPlugin = nil
@@ -393,7 +394,7 @@ private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutab
     }
 }
 
-/// Lets the bus thread's closures reach the player without keeping it alive.
+/// Lets the bus handler's closures reach the player without keeping it alive.
 private final class WeakPlayer: @unchecked Sendable {
     weak var player: GStreamerPlayer?
     init(_ player: GStreamerPlayer) { self.player = player }
