@@ -343,6 +343,13 @@ public final class GStreamerPlayer: Player {
     // MARK: - State and log
 
     private func setState(_ target: GstState) {
+        if target == GST_STATE_READY || target == GST_STATE_NULL {
+            // Let a start still in progress (a file just moved to, not prerolled yet) finish
+            // first: stopping playbin while a new file's first events cross its stream selector
+            // can deadlock the two (seen with next then previous in quick succession).
+            var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            _ = gst_element_get_state(playbin, &current, &pending, 1_000_000_000)
+        }
         _ = gst_element_set_state(playbin, target)
     }
 
