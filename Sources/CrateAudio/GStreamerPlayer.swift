@@ -260,10 +260,11 @@ public final class GStreamerPlayer: Player {
             updateProgress()
         case .missingPlugin(let caps):
             missingPlugin = caps
-        case .error(let domain, let code, _, let fromSink, let index):
+        case .error(let domain, let code, let text, let fromSink, let index):
             let failing = index ?? state.value.currentIndex
             let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
             let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
+            Log.debug("playback error for entry \(failing.map(String.init) ?? "none"): \(domain) \(code) \(text)")
             missingPlugin = nil
             var line = line(entryIndex: failing, state: "error", positionMs: 0)
             line.message = error.message
