@@ -9,6 +9,17 @@
 #include <taglib/tag.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/tdebuglistener.h>
+#include <taglib/flacfile.h>
+#include <taglib/flacpicture.h>
+#include <taglib/mpegfile.h>
+#include <taglib/id3v2tag.h>
+#include <taglib/attachedpictureframe.h>
+#include <taglib/mp4file.h>
+#include <taglib/mp4tag.h>
+#include <taglib/mp4coverart.h>
+#include <taglib/vorbisfile.h>
+#include <taglib/opusfile.h>
+#include <taglib/xiphcomment.h>
 
 namespace {
 
@@ -102,6 +113,93 @@ extern "C" int crate_tags_write(const char *path, const char *const *keys, const
         }
         ref.file()->setProperties(map);
         return ref.file()->save() ? 0 : 1;
+    } catch (...) {
+        return 1;
+    }
+}
+
+namespace {
+
+/// The front cover of a FLAC-style picture list, else its first picture.
+TagLib::ByteVector pick(const TagLib::List<TagLib::FLAC::Picture *> &pictures) {
+    for (auto *picture : pictures) {
+        if (picture && picture->type() == TagLib::FLAC::Picture::FrontCover) return picture->data();
+    }
+    for (auto *picture : pictures) {
+        if (picture) return picture->data();
+    }
+    return TagLib::ByteVector();
+}
+
+TagLib::ByteVector embeddedPicture(TagLib::File *file) {
+    if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+        TagLib::ByteVector data = pick(flac->pictureList());
+        if (!data.isEmpty()) return data;
+        if (flac->hasXiphComment()) return pick(flac->xiphComment()->pictureList());
+        return TagLib::ByteVector();
+    }
+    if (auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) {
+        return vorbis->tag() ? pick(vorbis->tag()->pictureList()) : TagLib::ByteVector();
+    }
+    if (auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file)) {
+        return opus->tag() ? pick(opus->tag()->pictureList()) : TagLib::ByteVector();
+    }
+    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+        TagLib::ID3v2::Tag *tag = mpeg->ID3v2Tag(false);
+        if (!tag) return TagLib::ByteVector();
+        const TagLib::ID3v2::FrameList &frames = tag->frameListMap()["APIC"];
+        TagLib::ByteVector fallback;
+        for (auto *frame : frames) {
+            auto *apic = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
+            if (!apic) continue;
+            if (apic->type() == TagLib::ID3v2::AttachedPictureFrame::FrontCover) return apic->picture();
+            if (fallback.isEmpty()) fallback = apic->picture();
+        }
+        return fallback;
+    }
+    if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        TagLib::MP4::Tag *tag = mp4->tag();
+        if (!tag || !tag->contains("covr")) return TagLib::ByteVector();
+        TagLib::MP4::CoverArtList covers = tag->item("covr").toCoverArtList();
+        return covers.isEmpty() ? TagLib::ByteVector() : covers.front().data();
+    }
+    return TagLib::ByteVector();
+}
+
+} // namespace
+
+extern "C" int crate_tags_read_picture(const char *path, unsigned char **data, unsigned long *size) {
+    *data = nullptr;
+    *size = 0;
+    silence();
+    try {
+        TagLib::FileRef ref(path, false);
+        if (ref.isNull() || !ref.file() || !ref.file()->isValid()) return 1;
+        TagLib::ByteVector picture = embeddedPicture(ref.file());
+        if (picture.isEmpty()) return 1;
+        unsigned char *out = static_cast<unsigned char *>(std::malloc(picture.size()));
+        if (!out) return 1;
+        std::memcpy(out, picture.data(), picture.size());
+        *data = out;
+        *size = picture.size();
+        return 0;
+    } catch (...) {
+        return 1;
+    }
+}
+
+extern "C" int crate_tags_write_picture(const char *path, const unsigned char *data, unsigned long size, const char *mime) {
+    silence();
+    try {
+        TagLib::FLAC::File file(path, false);
+        if (!file.isValid()) return 1;
+        file.removePictures();
+        auto *picture = new TagLib::FLAC::Picture();
+        picture->setType(TagLib::FLAC::Picture::FrontCover);
+        picture->setMimeType(mime ? mime : "image/jpeg");
+        picture->setData(TagLib::ByteVector(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size)));
+        file.addPicture(picture);
+        return file.save() ? 0 : 1;
     } catch (...) {
         return 1;
     }

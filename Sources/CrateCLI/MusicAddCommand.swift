@@ -30,7 +30,8 @@ struct MusicAddCommand: AsyncParsableCommand {
         var artwork: RepairSummary?
         do {
             let environment = try openEnvironment()
-            added = try MusicAlbumAdder.add(database: environment.database, dryRun: dryRun)
+            added = try MusicAlbumAdder.add(database: environment.database, dryRun: dryRun,
+                                            artwork: noArtwork ? nil : ArtworkCache(paths: environment.paths))
             if !dryRun, !noArtwork, added.contains(where: \.hasReleaseID) {
                 let pipeline = try environment.services().makeScanPipeline()
                 artwork = await pipeline.repairPendingDetails(limit: added.count)
@@ -51,8 +52,10 @@ struct MusicAddCommand: AsyncParsableCommand {
             Terminal.say("\(dryRun ? "Would add" : "Added") \(Terminal.field(album.artist)) — \(Terminal.field(album.title)), \(album.tracks) tracks\(id)")
         }
         if !dryRun {
-            let withoutID = added.filter { !$0.hasReleaseID }.count
-            if withoutID > 0 { Terminal.say("\(withoutID) album(s) have no MusicBrainz release id in their tags: no artwork.") }
+            let withoutArt = added.filter { !$0.hasReleaseID && !$0.hasLocalArtwork }.count
+            if withoutArt > 0 {
+                Terminal.say("\(withoutArt) album(s) have no MusicBrainz release id in their tags and no usable cover in their folder or files: no artwork.")
+            }
             if let reason = artwork?.stoppedEarly { Terminal.warn("Artwork: \(reason). Run `crate repair` later.") }
         }
     }

@@ -25,6 +25,10 @@ final class CDsPage {
     /// The disc rows' play buttons, by crate album id (UI tests click them).
     private(set) var playButtons: [(albumID: Int64, button: UnsafeMutablePointer<GtkWidget>)] = []
     private var shown: CDWallet?
+    /// The rows of discs in the crate, by crate album id, with their disc icon (for the now-playing mark).
+    private var discRows: [Int64: (row: UnsafeMutablePointer<GtkWidget>, icon: UnsafeMutablePointer<GtkWidget>)] = [:]
+    /// The album playing (true) or paused (false) now, as the grid marks it.
+    private var nowPlaying: (id: Int64, playing: Bool)?
 
     init() {
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12)
@@ -130,6 +134,7 @@ final class CDsPage {
         Self.removeRows(discList)
         Self.removeRows(missingList)
         playButtons = []
+        discRows = [:]
         for disc in wallet.discs {
             gtk_list_box_append(crate_list_box(discList), discRow(disc))
         }
@@ -141,6 +146,39 @@ final class CDsPage {
         gtk_widget_set_visible(missingHeading, unresolved.isEmpty ? 0 : 1)
         gtk_widget_set_visible(missingList, unresolved.isEmpty ? 0 : 1)
         TestEvents.note("cds shown discs=\(discs) unresolved=\(unresolved.count) playlist=\((playlistName as NSString).lastPathComponent)")
+        applyNowPlaying()
+    }
+
+    /// Marks the disc of the album playing (or paused) now, like the grid's badge; nil unmarks.
+    func setNowPlaying(albumID: Int64?, playing: Bool) {
+        let next = albumID.map { (id: $0, playing: playing) }
+        guard next?.id != nowPlaying?.id || next?.playing != nowPlaying?.playing else { return }
+        nowPlaying = next
+        applyNowPlaying()
+    }
+
+    private func applyNowPlaying() {
+        var marked: Int64?
+        for (id, parts) in discRows {
+            let playing = nowPlaying?.id == id ? nowPlaying?.playing : nil
+            // The list box row around the box takes the highlight (the whole row, as the grid's tile).
+            let row = gtk_widget_get_parent(parts.row) ?? parts.row
+            if let playing {
+                marked = id
+                gtk_widget_add_css_class(row, "now-playing")
+                gtk_widget_remove_css_class(parts.icon, "dim-label")
+                gtk_widget_add_css_class(parts.icon, "accent")
+                gtk_image_set_from_icon_name(crate_image(parts.icon), playing ? "audio-volume-high-symbolic" : "media-playback-pause-symbolic")
+                gtk_widget_set_tooltip_text(parts.icon, playing ? L10n.tr("Playing") : L10n.tr("Paused"))
+            } else {
+                gtk_widget_remove_css_class(row, "now-playing")
+                gtk_widget_remove_css_class(parts.icon, "accent")
+                gtk_widget_add_css_class(parts.icon, "dim-label")
+                gtk_image_set_from_icon_name(crate_image(parts.icon), "media-optical-symbolic")
+                gtk_widget_set_tooltip_text(parts.icon, nil)
+            }
+        }
+        TestEvents.note("cds-now-playing \(marked.map(String.init) ?? "none") \(nowPlaying?.playing == true ? "playing" : "paused")")
     }
 
     private func discRow(_ disc: WalletDisc) -> UnsafeMutablePointer<GtkWidget> {
@@ -173,6 +211,7 @@ final class CDsPage {
             GObjectScope.of(play).connect(play, "clicked") { [weak self] in self?.onPlay?(id) }
             Gtk.append(row, play)
             playButtons.append((id, play))
+            discRows[id] = (row, icon)
         } else {
             let add = Gtk.iconButton("list-add-symbolic", label: L10n.tr("Add %@ to the crate", disc.title))
             gtk_widget_add_css_class(add, "circular")

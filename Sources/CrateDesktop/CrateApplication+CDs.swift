@@ -18,7 +18,7 @@ extension CrateApplication {
         window.startup.later("music folders") { monitor.start() }
         let store = CDsStore(database: model.environment.database, folders: folders, formats: {
             AudioFormatSupport.check(hasElement: GStreamerRuntime.hasElement)
-        })
+        }, artwork: ArtworkCache(paths: model.environment.paths))
         window.attachCDs(store, playerText: Self.describePlayer(player, problem: playerProblem)) { [weak self] in
             self?.mpris?.statusText ?? L10n.tr("Not started")
         }

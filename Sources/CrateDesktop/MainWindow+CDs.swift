@@ -67,5 +67,10 @@ extension MainWindow {
                 if let first = page.playButtons.first { TestEvents.reportPoint("cds-play", of: first.button, in: self.widget) }
             }
         }
+        // The disc playing now is marked, as the grid marks its album.
+        playback?.state.subscribe(initial: true) { state in
+            let id = state.status == .stopped ? nil : state.nowPlayingAlbum?.id
+            page.setNowPlaying(albumID: id, playing: state.status == .playing)
+        }.store(in: &tokens)
     }
 }

@@ -43,6 +43,16 @@ void crate_tags_free(crate_tag_info *info);
 /// opened or saved. Used by tests and tools to make tagged files.
 int crate_tags_write(const char *path, const char *const *keys, const char *const *values, int count);
 
+/// The picture embedded in `path` — FLAC PICTURE block, Ogg/Opus METADATA_BLOCK_PICTURE, ID3v2
+/// APIC, MP4 `covr` — the front cover when there are several, else the first. On success
+/// `*data` (malloc'd, free with free()) and `*size` are set and 0 is returned; 1 when there is
+/// no picture or the file cannot be read. The bytes are not checked here: callers decode them.
+int crate_tags_read_picture(const char *path, unsigned char **data, unsigned long *size);
+
+/// Embeds `data` as the front cover of the FLAC file `path` (replacing its pictures). 0 on success,
+/// 1 when the file is not FLAC or cannot be saved. Used by tests and tools.
+int crate_tags_write_picture(const char *path, const unsigned char *data, unsigned long size, const char *mime);
+
 #ifdef __cplusplus
 }
 #endif

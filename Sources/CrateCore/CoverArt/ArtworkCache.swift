@@ -110,6 +110,33 @@ public actor ArtworkCache {
         return Files(artwork: artworkURL(for: id), thumbnail: thumbnailURL(for: id))
     }
 
+    /// Writes artwork that came from the music folder (a folder image or a picture embedded in
+    /// the files), for an album that may have no release id: named `local-<key>-500.jpg` and
+    /// `-200.jpg`, where `key` is made here from `identity` (the album's group key on disk), so
+    /// nothing a file says chooses a path. Not kept in memory (that is keyed by MBID).
+    @discardableResult
+    public nonisolated func storeLocal(_ data: Data, thumbnail: Data, identity: String) throws -> Files {
+        try CratePaths.ensureWritable(directory)
+        let key = Self.localKey(identity)
+        let artwork = directory.appendingPathComponent("local-\(key)-500.jpg")
+        let small = directory.appendingPathComponent("local-\(key)-200.jpg")
+        do {
+            try data.write(to: artwork, options: .atomic)
+            try thumbnail.write(to: small, options: .atomic)
+        } catch {
+            throw CrateError.directoryNotWritable(directory.path)
+        }
+        return Files(artwork: artwork, thumbnail: small)
+    }
+
+    /// 16 hex digits of a 64-bit FNV-1a hash of `identity`.
+    static func localKey(_ identity: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identity.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// The 500 px bytes: from memory, else from disk (and then kept in memory).
     public func data(for id: MBID) -> Data? {
         if let cached = memory.value(for: id) { return cached }

@@ -110,4 +110,31 @@ public enum TagReader {
         }
         return status == 0
     }
+
+    /// The picture embedded in `path` (the front cover if there are several), undecoded; nil when
+    /// there is none or the file cannot be read.
+    public static func embeddedPicture(path: String) -> Data? {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let bytes = PathBytes.bytes(of: path) + [0]
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { crate_tags_read_picture($0.baseAddress, &data, &size) }
+        }
+        guard status == 0, let data else { return nil }
+        defer { free(data) }
+        return Data(bytes: data, count: Int(size))
+    }
+
+    /// Embeds `picture` as the front cover of the FLAC file at `path` (tests and tools).
+    @discardableResult
+    public static func embedPicture(_ picture: Data, mimeType: String = "image/jpeg", in path: String) -> Bool {
+        let bytes = PathBytes.bytes(of: path) + [0]
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { path in
+                picture.withUnsafeBytes { raw in
+                    crate_tags_write_picture(path.baseAddress, raw.bindMemory(to: UInt8.self).baseAddress, UInt(picture.count), mimeType) == 0
+                }
+            }
+        }
+    }
 }

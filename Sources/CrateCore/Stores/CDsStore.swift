@@ -31,6 +31,8 @@ public final class CDsStore {
     private let database: AppDatabase
     private let folders: @MainActor () -> [String]
     private let formats: @Sendable () -> [FormatSupport]
+    /// Where a disc added to the crate keeps the art of its folder or files (nil: no artwork).
+    private let artwork: ArtworkCache?
     private let observation = StoreObservation()
     /// Bumped by every reload, so an older, slower read never overwrites a newer one.
     private var generation = 0
@@ -40,10 +42,11 @@ public final class CDsStore {
     /// `folders` is read at every load (Preferences may change it); `formats` asks GStreamer
     /// (off the main thread) which formats it can play.
     public init(database: AppDatabase, folders: @escaping @MainActor () -> [String],
-                formats: @escaping @Sendable () -> [FormatSupport] = { [] }) {
+                formats: @escaping @Sendable () -> [FormatSupport] = { [] }, artwork: ArtworkCache? = nil) {
         self.database = database
         self.folders = folders
         self.formats = formats
+        self.artwork = artwork
     }
 
     /// Whether `start()` was called (and `stop()` not since).
@@ -88,8 +91,9 @@ public final class CDsStore {
     @discardableResult
     public func addToCrate(discID: String) async -> Int64? {
         let database = self.database
+        let artwork = self.artwork
         let result = await Task.detached(priority: .userInitiated) {
-            Result { try MusicAlbumAdder.add(database: database, groupKey: discID).first?.id }
+            Result { try MusicAlbumAdder.add(database: database, groupKey: discID, artwork: artwork).first?.id }
         }.value
         switch result {
         case .success(let id):
