@@ -35,6 +35,11 @@ public final class AppModel {
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
     private var backgroundWorkStarted = false
+    /// The files a previous session queued but never scanned, read at `start()`: files opened
+    /// or dropped after it are queued too, and must not be scanned a second time as leftovers.
+    private var leftoverFiles: [URL] = []
+    /// Files this session has sent to the scanner (dropped, opened, pasted).
+    private var scannedThisSession: Set<String> = []
     /// The ListenBrainz user and token the wall was last built for.
     private var listenBrainzAccount: ListenBrainzAccount
     private struct ListenBrainzAccount: Equatable {
@@ -112,6 +117,11 @@ public final class AppModel {
         artists.start()
         // The stored wall at once (offline too), then a new one in the background.
         wall.start()
+        do {
+            leftoverFiles = try queue.unfinishedFiles()
+        } catch {
+            Log.error("could not read the scan queue: \(error.localizedDescription)")
+        }
         if !deferringBackgroundWork { startBackgroundWork() }
     }
 
@@ -123,17 +133,21 @@ public final class AppModel {
         wall.refreshInBackground()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }
-        do {
-            let unfinished = try queue.unfinishedFiles().filter { FileManager.default.fileExists(atPath: $0.path) }
-            if !unfinished.isEmpty { scans.scan(files: unfinished) }
-        } catch {
-            Log.error("could not read the scan queue: \(error.localizedDescription)")
+        // Still unfinished (another process may have scanned them meanwhile), still on disk,
+        // and not already sent to the scanner by this session.
+        let stillQueued = Set(((try? queue.unfinishedFiles()) ?? []).map(\.path))
+        let leftovers = leftoverFiles.filter {
+            stillQueued.contains($0.path) && !scannedThisSession.contains($0.path)
+                && FileManager.default.fileExists(atPath: $0.path)
         }
+        leftoverFiles = []
+        if !leftovers.isEmpty { scans.scan(files: leftovers) }
     }
 
     /// Scans files dropped, opened or pasted: queued in the library first, so a kill loses none.
     public func scan(files: [URL]) {
         guard !files.isEmpty else { return }
+        scannedThisSession.formUnion(files.map(\.path))
         do {
             try queue.remember(files)
         } catch {

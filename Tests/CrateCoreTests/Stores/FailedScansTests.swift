@@ -14,10 +14,13 @@ struct FailedScansTests {
     final class NetworkScanner: BatchScanning {
         let database: AppDatabase
         let online = Atomic<Bool>(false)
+        /// Every file asked for, in order.
+        let asked = Mutex<[String]>([])
         init(database: AppDatabase) { self.database = database }
 
         func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
             let name = file.deletingPathExtension().lastPathComponent
+            asked.withLock { $0.append(name) }
             if name.hasPrefix("unknown") { throw ScanFailure.notIdentified }
             if name.hasPrefix("net"), !online.load(ordering: .relaxed) {
                 throw IdentificationError.provider(.transport("cannot connect (Could not resolve host: api.anthropic.com)"))
@@ -57,6 +60,24 @@ struct FailedScansTests {
         #expect(ScanFailure(HTTPError.cannotConnect("Could not resolve host: x")).waitsForRetry)
         #expect(!ScanFailure(ScanFailure.notIdentified).waitsForRetry)
         #expect(!ScanFailure(ProviderError.transport("cancelled")).waitsForRetry)
+    }
+
+    /// The window starts its background work after the first page: a file opened before that
+    /// is queued too, and must not be scanned again as a previous session's leftover.
+    @Test func aFileOpenedBeforeTheDeferredStartIsScannedOnceAndLeftoversToo() async throws {
+        let dir = try TemporaryDirectory()
+        let database = try AppDatabase.inMemory()
+        let files = try photos(["unknown-left-over", "unknown-opened"], in: dir)
+        try QueuedScanner(queue: BatchQueue(database: database), scanner: NetworkScanner(database: database)).remember([files[0]])
+        let (model, scanner) = model(database, dir: dir)
+
+        model.start(deferringBackgroundWork: true)
+        model.scan(files: [files[1]])
+        // The first page is on screen while the opened file is still being scanned.
+        model.startBackgroundWork()
+        await model.scans.waitUntilIdle()
+
+        #expect(scanner.asked.withLock { $0 }.sorted() == ["unknown-left-over", "unknown-opened"])
     }
 
     @Test func aDropOfSeveralPhotosEndsWithASummaryAndItsFailuresStayInHistory() async throws {
