@@ -20,7 +20,7 @@ final class TextureCache {
     private var textures: [String: OpaquePointer] = [:]
     private var recency: [String] = []
     private var waiting: [String: [(OpaquePointer?) -> Void]] = [:]
-    private let queue = DispatchQueue(label: L10n.tr("crate.textures"), qos: .userInitiated)
+    private let queue = DispatchQueue(label: "crate.textures", qos: .userInitiated)
 
     init(capacity: Int) {
         self.capacity = capacity
