@@ -117,6 +117,7 @@ final class AlbumGridView {
         scope.connect(factory, "bind") { [weak self] item in
             guard let self, let item, let cell = self.cells[item] else { return }
             let position = Int(gtk_list_item_get_position(crate_list_item(item)))
+            StartupTiming.mark("grid first bind")
             guard let id = Self.albumID(of: gtk_list_item_get_item(crate_list_item(item))),
                   let summary = self.summary(at: position), summary.id == id else { cell.clear(); return }
             cell.show(summary, rating: MBID(validating: summary.album.musicBrainzReleaseGroupID).flatMap { self.ratings[$0] })

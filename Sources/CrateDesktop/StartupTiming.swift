@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `CRATE_TIMING=1`: prints how long after process start the window mapped and the crate showed,
 /// with the resident memory, once each (for the performance targets in docs/performance.md).
@@ -12,6 +13,17 @@ enum StartupTiming {
     static func print(_ event: String) {
         guard enabled else { return }
         FileHandle.standardOutput.write(Data("timing: \(event)\n".utf8))
+    }
+
+    private nonisolated static let offMainMarked = Mutex<Set<String>>([])
+
+    /// A mark from another thread (once per event), e.g. when the first texture was decoded:
+    /// the time from there to "first covers visible" is the main loop's, not the decoder's.
+    nonisolated static func markOffMain(_ event: String) {
+        guard ProcessInfo.processInfo.environment["CRATE_TIMING"] != nil,
+              offMainMarked.withLock({ $0.insert(event).inserted }) else { return }
+        let line = String(format: "timing: %@ after %.0f ms (off main)\n", event, (ProcessInfo.processInfo.systemUptime - processStartUptime()) * 1000)
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 
     static func mark(_ event: String) {
@@ -46,7 +58,7 @@ enum StartupTiming {
     }
 
     /// Process start from /proc/self/stat (field 22, in clock ticks since boot).
-    private static func processStartUptime() -> TimeInterval {
+    nonisolated private static func processStartUptime() -> TimeInterval {
         guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return ProcessInfo.processInfo.systemUptime }
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -39,8 +39,10 @@ final class TextureCache {
             return
         }
         waiting[path] = [completion]
+        StartupTiming.mark("first texture asked")
         queue.async { [weak self] in
             let loaded = TextureHandle(raw: gdk_texture_new_from_filename(path, nil))
+            StartupTiming.markOffMain("first texture decoded")
             Task { @MainActor in self?.finish(path, loaded.raw) }
         }
     }
