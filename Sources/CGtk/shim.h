@@ -431,7 +431,58 @@ static inline void crate_list_scroll_to_item(GtkWidget *list, guint position) {
     gtk_widget_activate_action(list, "list.scroll-to-item", "u", position);
 }
 
+/// Tooltips answered on demand. `gtk_widget_set_tooltip_text` on a visible widget asks the
+/// display where the pointer is (under X11 a server grab and three round trips) so that a shown
+/// tooltip can follow the new text; the grid cells and history rows bound at start-up made ~3 000
+/// such grabs before the first covers. Here the text is kept on the widget and handed out from
+/// "query-tooltip", and the accessible description is set as GTK would.
+static gboolean crate_tooltip_query(GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data) {
+    (void)x; (void)y; (void)keyboard; (void)data;
+    const char *text = g_object_get_data(G_OBJECT(widget), "crate-tooltip");
+    if (text == NULL || *text == '\0') return FALSE;
+    gtk_tooltip_set_text(tooltip, text);
+    return TRUE;
+}
+static inline void crate_widget_set_tooltip(GtkWidget *widget, const char *text) {
+    GObject *object = G_OBJECT(widget);
+    gboolean has_text = text != NULL && *text != '\0';
+    const char *old = g_object_get_data(object, "crate-tooltip");
+    if (old == NULL && !has_text) return;
+    if (old != NULL && has_text && g_strcmp0(old, text) == 0) return;
+    if (g_object_get_data(object, "crate-tooltip-query") == NULL) {
+        g_signal_connect(widget, "query-tooltip", G_CALLBACK(crate_tooltip_query), NULL);
+        g_object_set_data(object, "crate-tooltip-query", GINT_TO_POINTER(1));
+    }
+    g_object_set_data_full(object, "crate-tooltip", has_text ? g_strdup(text) : NULL, g_free);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, has_text ? text : NULL, -1);
+    gtk_widget_set_has_tooltip(widget, has_text);
+}
+
+/// Spinners spin only while on screen. GTK validates a spinning spinner's style every frame
+/// even on a page nobody sees, so spinners left started on hidden pages (the crate's "loading",
+/// the CD Wallet's, the artist page's) made the window paint ~50 frames a second for nothing.
+/// `crate_spinner_set` records whether the spinner should spin; it spins while that holds and it
+/// is mapped.
+static void crate_spinner_apply(GtkWidget *spinner, gpointer data) {
+    (void)data;
+    gboolean wanted = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(spinner), "crate-spin"));
+    gboolean spinning = wanted && gtk_widget_get_mapped(spinner);
+    if (gtk_spinner_get_spinning(GTK_SPINNER(spinner)) != spinning) gtk_spinner_set_spinning(GTK_SPINNER(spinner), spinning);
+}
+static inline void crate_spinner_set(GtkWidget *spinner, gboolean spinning) {
+    GObject *object = G_OBJECT(spinner);
+    if (g_object_get_data(object, "crate-spin-follows") == NULL) {
+        g_signal_connect(spinner, "map", G_CALLBACK(crate_spinner_apply), NULL);
+        g_signal_connect(spinner, "unmap", G_CALLBACK(crate_spinner_apply), NULL);
+        g_object_set_data(object, "crate-spin-follows", GINT_TO_POINTER(1));
+    }
+    g_object_set_data(object, "crate-spin", GINT_TO_POINTER(spinning ? 1 : 0));
+    crate_spinner_apply(spinner, NULL);
+}
+
 #endif
+
+
 
 
 

@@ -18,13 +18,13 @@ final class AlbumActionBar {
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         heart = Gtk.iconButton("emblem-favorite-symbolic", label: L10n.tr("Favourite"))
         cross = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Not for me"))
-        gtk_widget_set_tooltip_text(heart, L10n.tr("Favourite"))
-        gtk_widget_set_tooltip_text(cross, L10n.tr("Not for me (never on the wall)"))
+        Gtk.setTooltip(heart, L10n.tr("Favourite"))
+        Gtk.setTooltip(cross, L10n.tr("Not for me (never on the wall)"))
         for button in [heart, cross] { gtk_widget_add_css_class(button, "circular") }
         addButton = gtk_button_new_with_label(L10n.tr("Add to Crate"))!
         gtk_widget_add_css_class(addButton, "suggested-action")
         gtk_widget_add_css_class(addButton, "pill")
-        gtk_widget_set_tooltip_text(addButton, L10n.tr("Put this album in your crate, with its cover art, without scanning a photo"))
+        Gtk.setTooltip(addButton, L10n.tr("Put this album in your crate, with its cover art, without scanning a photo"))
         Gtk.append(widget, heart)
         Gtk.append(widget, cross)
         Gtk.append(widget, addButton)

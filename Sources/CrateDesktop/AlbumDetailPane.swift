@@ -73,7 +73,7 @@ final class AlbumDetailPane {
         Gtk.append(switcher, reviewButton)
         let playAlbum = gtk_button_new_from_icon_name("media-playback-start-symbolic")!
         playAlbumButton = playAlbum
-        gtk_widget_set_tooltip_text(playAlbum, L10n.tr("Play the album"))
+        Gtk.setTooltip(playAlbum, L10n.tr("Play the album"))
         Gtk.setAccessibleLabel(playAlbum, L10n.tr("Play the album"))
         gtk_widget_add_css_class(playAlbum, "suggested-action")
         gtk_widget_set_margin_start(playAlbum, 12)
@@ -155,7 +155,7 @@ final class AlbumDetailPane {
         let icon = playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
         let tip = playing ? L10n.tr("Pause") : (thisAlbum ? L10n.tr("Resume") : L10n.tr("Play the album"))
         gtk_button_set_icon_name(crate_button(playAlbumButton), icon)
-        gtk_widget_set_tooltip_text(playAlbumButton, tip)
+        Gtk.setTooltip(playAlbumButton, tip)
         Gtk.setAccessibleLabel(playAlbumButton, tip)
         if icon != playIcon {
             playIcon = icon
@@ -214,7 +214,7 @@ final class AlbumDetailPane {
         let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
         Gtk.setText(artistLabel, album.artist)
-        gtk_widget_set_tooltip_text(artistButton, L10n.tr("All albums by %@", album.artist))
+        Gtk.setTooltip(artistButton, L10n.tr("All albums by %@", album.artist))
         Gtk.setAccessibleLabel(artistButton, L10n.tr("All albums by %@", album.artist))
         Gtk.setText(titleLabel, album.title)
         Gtk.setText(subtitleLabel, state.subtitle)

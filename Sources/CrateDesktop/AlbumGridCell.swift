@@ -63,7 +63,7 @@ final class AlbumGridCell {
         gtk_widget_set_valign(play, GTK_ALIGN_END)
         gtk_widget_set_margin_end(play, 8)
         gtk_widget_set_margin_bottom(play, 8)
-        gtk_widget_set_tooltip_text(play, L10n.tr("Play"))
+        Gtk.setTooltip(play, L10n.tr("Play"))
         gtk_overlay_add_overlay(crate_overlay(artwork), play)
         nowPlayingBadge = gtk_image_new_from_icon_name("audio-volume-high-symbolic")!
         gtk_widget_add_css_class(nowPlayingBadge, "now-playing-badge")
@@ -75,8 +75,8 @@ final class AlbumGridCell {
         gtk_overlay_add_overlay(crate_overlay(artwork), nowPlayingBadge)
         heart = Gtk.iconButton("emblem-favorite-symbolic", label: L10n.tr("Favourite"))
         cross = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Not for me"))
-        gtk_widget_set_tooltip_text(heart, L10n.tr("Favourite"))
-        gtk_widget_set_tooltip_text(cross, L10n.tr("Not for me"))
+        Gtk.setTooltip(heart, L10n.tr("Favourite"))
+        Gtk.setTooltip(cross, L10n.tr("Not for me"))
         ratingButtons = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 4)
         for button in [heart, cross] {
             gtk_widget_add_css_class(button, "circular")
@@ -121,7 +121,7 @@ final class AlbumGridCell {
         Gtk.setText(titleLabel, summary.album.title)
         Gtk.setText(artistLabel, summary.album.artist)
         // Titles and artists are cut at the cell's width: the whole of both on hover.
-        gtk_widget_set_tooltip_text(widget, L10n.tr("%@ — %@", summary.album.title, summary.album.artist))
+        Gtk.setTooltip(widget, L10n.tr("%@ — %@", summary.album.title, summary.album.artist))
         Gtk.setAccessibleLabel(widget, L10n.tr("%@ by %@", summary.album.title, summary.album.artist))
         boundID = summary.album.id
         boundSummary = summary
@@ -152,7 +152,7 @@ final class AlbumGridCell {
     func setNowPlaying(_ playing: Bool?) {
         gtk_widget_set_visible(nowPlayingBadge, playing == nil ? 0 : 1)
         gtk_image_set_from_icon_name(crate_image(nowPlayingBadge), playing == true ? "audio-volume-high-symbolic" : "media-playback-pause-symbolic")
-        gtk_widget_set_tooltip_text(nowPlayingBadge, playing == true ? L10n.tr("Playing") : L10n.tr("Paused"))
+        Gtk.setTooltip(nowPlayingBadge, playing == true ? L10n.tr("Playing") : L10n.tr("Paused"))
         if playing != nil { gtk_widget_add_css_class(widget, "now-playing") } else { gtk_widget_remove_css_class(widget, "now-playing") }
     }
 

@@ -46,6 +46,13 @@ final class AlbumGridView {
     var onContextMenu: ((AlbumSummary, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
     /// Called once, when the first cell shows its artwork (start-up timing).
     var onFirstCover: (() -> Void)?
+    /// At start-up, how many albums GTK is given at first (see `holdBack(forWindowWidth:height:)`).
+    private var firstShowLimit: Int?
+    /// Positions from here on are in the listing but not yet in GTK's model.
+    private var heldFrom: Int?
+    /// The first show held albums back: the window calls `revealHeld()` once its first page is
+    /// on screen.
+    var onHeld: (() -> Void)?
 
     /// The C model's way back to this grid (weak: GTK may hold the model longer).
     private final class Link { weak var grid: AlbumGridView? }
@@ -67,7 +74,7 @@ final class AlbumGridView {
         gtk_single_selection_set_can_unselect(selection, 1)
         let factory = gtk_signal_list_item_factory_new()!
         gridView = gtk_grid_view_new(selection, factory)!
-        gtk_grid_view_set_max_columns(crate_grid_view(gridView), 12)
+        gtk_grid_view_set_max_columns(crate_grid_view(gridView), UInt32(Self.maximumColumns))
         gtk_grid_view_set_min_columns(crate_grid_view(gridView), 1)
         gtk_widget_add_css_class(gridView, "album-grid")
         Gtk.setAccessibleLabel(gridView, L10n.tr("Albums in your crate"))
@@ -149,6 +156,7 @@ final class AlbumGridView {
     /// Moves focus and selection a page of rows down (1) or up (-1). The rows on a page and the
     /// columns come from the cells' laid-out size.
     func movePage(_ direction: Int) -> Bool {
+        revealHeld()
         // A laid-out cell (GTK also keeps cells bound off screen, 0×0).
         guard listing.count > 0, let child = cells.values.lazy.compactMap({ cell -> UnsafeMutablePointer<GtkWidget>? in
             guard cell.boundID != nil, let child = gtk_widget_get_parent(cell.widget),
@@ -180,6 +188,7 @@ final class AlbumGridView {
     /// Selects an album when it is among the pages held (without telling `onSelect`).
     func select(albumID: Int64) {
         guard let position = cachedPosition(of: albumID) else { return }
+        if let from = heldFrom, position >= from { revealHeld() }
         isUpdating = true
         defer { isUpdating = false }
         gtk_single_selection_set_selected(selection, UInt32(position))
@@ -204,10 +213,65 @@ final class AlbumGridView {
     /// Albums in the grid now.
     var count: Int { listing.count }
 
+    /// A grid view builds and binds `max-columns` × 30 cells for a long model, whatever the
+    /// window's height: 360 cells, each measured and styled, before the first frame with covers.
+    /// So the first show gives GTK only the albums a window of this size can show (a generous
+    /// guess: narrow cells, a row to spare), and the rest follows in `revealHeld()`. The
+    /// columns allowed are those the widest monitor can hold, which bounds the cells built off
+    /// screen for the rest of the session too.
+    func holdBack(forWindowWidth width: Int32, height: Int32) {
+        let columns = Int(max(1, min(Self.maximumColumns, width / Self.narrowestCell)))
+        let rows = Int(max(1, height / Self.shortestCell)) + 1
+        firstShowLimit = columns * rows
+        if let widest = Self.widestMonitor() { fitColumns(toWidth: widest) }
+    }
+
+    private static func widestMonitor() -> Int32? {
+        guard let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display) else { return nil }
+        var widest: Int32 = 0
+        for index in 0..<g_list_model_get_n_items(monitors) {
+            guard let monitor = g_list_model_get_item(monitors, index) else { continue }
+            var geometry = GdkRectangle()
+            gdk_monitor_get_geometry(OpaquePointer(monitor), &geometry)
+            widest = max(widest, geometry.width)
+            g_object_unref(monitor)
+        }
+        return widest > 0 ? widest : nil
+    }
+
+    /// The most columns any window gets.
+    static let maximumColumns: Int32 = 12
+    /// Narrower and shorter than any cell really is (artwork 140 px plus margins and labels), so
+    /// the guesses above err on the side of too many.
+    private static let narrowestCell: Int32 = 140
+    private static let shortestCell: Int32 = 180
+
+    /// Lets the grid have as many columns as `width` can hold (never fewer than a row of cells
+    /// that narrow fits): fewer columns allowed means fewer cells built off screen.
+    func fitColumns(toWidth width: Int32) {
+        let columns = UInt32(max(1, min(Self.maximumColumns, width / Self.narrowestCell)))
+        if gtk_grid_view_get_max_columns(crate_grid_view(gridView)) != columns {
+            gtk_grid_view_set_max_columns(crate_grid_view(gridView), columns)
+        }
+    }
+
+    /// Gives GTK the albums the first show held back (nothing when none were).
+    func revealHeld() {
+        guard let from = heldFrom else { return }
+        heldFrom = nil
+        guard listing.count > from else { return }
+        isUpdating = true
+        defer { isUpdating = false }
+        crate_lazy_model_splice(crate_list_model(UnsafeMutableRawPointer(model)), UInt32(from), 0, UInt32(listing.count - from))
+        StartupTiming.mark("grid filled (\(listing.count) albums)")
+    }
+
     /// Shows a listing (its first page already read), keeping the selection when the album is
     /// still there. The same list again (a refresh after a change) re-reads the pages held and
     /// tells GTK only what changed, so the scroll position stays.
     func show(_ next: AlbumListing, firstPage: [AlbumSummary], selected: Int64?) {
+        // Anything after the first show starts from GTK's model holding the whole listing.
+        revealHeld()
         isUpdating = true
         defer { isUpdating = false }
         let oldCount = listing.count
@@ -216,8 +280,19 @@ final class AlbumGridView {
         listing = next
         pages = [0: firstPage]
         pageUse = [0: useClock]
+        var held = false
         if !sameList {
-            crate_lazy_model_splice(crate_list_model(UnsafeMutableRawPointer(model)), 0, UInt32(oldCount), UInt32(next.count))
+            var shown = next.count
+            if let limit = firstShowLimit, next.count > 0 {
+                firstShowLimit = nil
+                let selectedPosition = selected.flatMap(cachedPosition(of:)) ?? 0
+                if next.count > limit, selectedPosition < limit {
+                    shown = limit
+                    heldFrom = limit
+                    held = true
+                }
+            }
+            crate_lazy_model_splice(crate_list_model(UnsafeMutableRawPointer(model)), 0, UInt32(oldCount), UInt32(shown))
         } else {
             var firstDifference: Int?
             var changed: [Int] = []
@@ -255,6 +330,7 @@ final class AlbumGridView {
         let position = selected.flatMap(cachedPosition(of:)).map { UInt32($0) } ?? UInt32(GTK_INVALID_LIST_POSITION)
         gtk_single_selection_set_selected(selection, position)
         pruneItems()
+        if held { onHeld?() }
     }
 
     /// Drops the items of albums no longer in a page held (GTK keeps its own references to what

@@ -54,7 +54,7 @@ final class ArtistPage {
         gtk_widget_set_margin_top(bar, 8)
         gtk_widget_set_margin_bottom(bar, 4)
         backButton = Gtk.iconButton("go-previous-symbolic", label: L10n.tr("Back (Esc)"))
-        gtk_widget_set_tooltip_text(backButton, L10n.tr("Back (Esc)"))
+        Gtk.setTooltip(backButton, L10n.tr("Back (Esc)"))
         gtk_widget_set_valign(backButton, GTK_ALIGN_CENTER)
         let titles = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         gtk_widget_set_hexpand(titles, 1)
@@ -95,7 +95,7 @@ final class ArtistPage {
         gtk_scrolled_window_set_child(crate_scrolled_window(scroller), sectionsBox)
 
         let loading = gtk_spinner_new()!
-        gtk_spinner_start(OpaquePointer(loading))
+        Gtk.spin(loading, true)
         gtk_widget_set_size_request(loading, 32, 32)
         gtk_widget_set_halign(loading, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(loading, GTK_ALIGN_CENTER)
@@ -124,7 +124,7 @@ final class ArtistPage {
         artistName = state.title ?? ""
         Gtk.setText(titleLabel, state.title ?? L10n.tr("Artist"))
         let busy = state.phase == .searching || state.phase == .loading || state.isFetching
-        if busy { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        if busy { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
         var subtitle: [String] = []
         if let disambiguation = state.catalogue?.disambiguation, !disambiguation.isEmpty { subtitle.append(disambiguation) }
         if let catalogue = state.catalogue {

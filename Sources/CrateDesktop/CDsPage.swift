@@ -46,7 +46,7 @@ final class CDsPage {
         Gtk.append(titles, summary)
         Gtk.append(top, titles)
         let diagnostics = gtk_button_new_with_mnemonic(L10n.tr("_Diagnostics"))!
-        gtk_widget_set_tooltip_text(diagnostics, L10n.tr("Music folders, formats and the CDs playlist (Ctrl+Shift+D)"))
+        Gtk.setTooltip(diagnostics, L10n.tr("Music folders, formats and the CDs playlist (Ctrl+Shift+D)"))
         gtk_widget_set_valign(diagnostics, GTK_ALIGN_START)
         Gtk.append(top, diagnostics)
         Gtk.append(content, top)
@@ -74,7 +74,7 @@ final class CDsPage {
         gtk_widget_set_vexpand(scroller, 1)
 
         let loading = gtk_spinner_new()!
-        gtk_spinner_start(OpaquePointer(loading))
+        Gtk.spin(loading, true)
         gtk_widget_set_halign(loading, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(loading, GTK_ALIGN_CENTER)
 
@@ -169,13 +169,13 @@ final class CDsPage {
                 gtk_widget_remove_css_class(parts.icon, "dim-label")
                 gtk_widget_add_css_class(parts.icon, "accent")
                 gtk_image_set_from_icon_name(crate_image(parts.icon), playing ? "audio-volume-high-symbolic" : "media-playback-pause-symbolic")
-                gtk_widget_set_tooltip_text(parts.icon, playing ? L10n.tr("Playing") : L10n.tr("Paused"))
+                Gtk.setTooltip(parts.icon, playing ? L10n.tr("Playing") : L10n.tr("Paused"))
             } else {
                 gtk_widget_remove_css_class(row, "now-playing")
                 gtk_widget_remove_css_class(parts.icon, "accent")
                 gtk_widget_add_css_class(parts.icon, "dim-label")
                 gtk_image_set_from_icon_name(crate_image(parts.icon), "media-optical-symbolic")
-                gtk_widget_set_tooltip_text(parts.icon, nil)
+                Gtk.setTooltip(parts.icon, nil)
             }
         }
         TestEvents.note("cds-now-playing \(marked.map(String.init) ?? "none") \(nowPlaying?.playing == true ? "playing" : "paused")")

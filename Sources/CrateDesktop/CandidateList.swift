@@ -67,7 +67,7 @@ final class CandidateList {
             let row = gtk_list_box_row_new()!
             gtk_list_box_row_set_activatable(crate_list_box_row(row), 1)
             gtk_widget_add_css_class(row, "candidate-row")
-            gtk_widget_set_tooltip_text(row, L10n.tr("Switch to this album"))
+            Gtk.setTooltip(row, L10n.tr("Switch to this album"))
             let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
             gtk_widget_set_margin_top(box, 6)
             gtk_widget_set_margin_bottom(box, 6)

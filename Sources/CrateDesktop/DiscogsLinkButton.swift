@@ -39,7 +39,7 @@ final class DiscogsLinkButton {
         }
         Gtk.setText(scoreLabel, match)
         // A tooltip is plain text here (never markup): the URL is the network's.
-        gtk_widget_set_tooltip_text(widget, L10n.tr("%@ (%@)", page.absoluteString, match))
+        Gtk.setTooltip(widget, L10n.tr("%@ (%@)", page.absoluteString, match))
         Gtk.setAccessibleLabel(widget, L10n.tr("View on Discogs, %@", match))
         gtk_widget_set_visible(widget, 1)
         if TestEvents.isEnabled, let root = gtk_widget_get_root(widget) {

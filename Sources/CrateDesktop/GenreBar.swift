@@ -32,7 +32,7 @@ final class GenreBar {
 
         subsRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         dismissButton = Gtk.iconButton("window-close-symbolic", label: L10n.tr("Back to the wall"))
-        gtk_widget_set_tooltip_text(dismissButton, L10n.tr("Back to the wall"))
+        Gtk.setTooltip(dismissButton, L10n.tr("Back to the wall"))
         gtk_widget_add_css_class(dismissButton, "circular")
         gtk_widget_add_css_class(dismissButton, "genre-dismiss")
         nameLabel = Gtk.label("", classes: ["heading", "genre-name"])

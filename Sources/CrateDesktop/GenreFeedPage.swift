@@ -78,7 +78,7 @@ final class GenreFeedPage {
         self.ratings = ratings
         let title = state.scope?.title ?? ""
         Gtk.setText(titleLabel, dial.map { "\(title) — \($0)" } ?? title)
-        if state.phase == .loading { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        if state.phase == .loading { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
 
         var notes: [String] = []
         if let message = state.message { notes.append(message) }

@@ -46,10 +46,22 @@ enum Gtk {
     /// An icon-only button with a tooltip and an accessible label (screen readers read the label).
     static func iconButton(_ icon: String, label: String, action: String? = nil) -> UnsafeMutablePointer<GtkWidget> {
         let button = gtk_button_new_from_icon_name(icon)!
-        gtk_widget_set_tooltip_text(button, label)
+        Gtk.setTooltip(button, label)
         setAccessibleLabel(button, label)
         if let action { gtk_actionable_set_action_name(crate_actionable(button), action) }
         return button
+    }
+
+    /// Sets (or, with nil or "", clears) a widget's tooltip without asking the display where the
+    /// pointer is: use this, never `gtk_widget_set_tooltip_text` (see `crate_widget_set_tooltip`).
+    static func setTooltip(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: String?) {
+        crate_widget_set_tooltip(widget, text)
+    }
+
+    /// Starts or stops a spinner; it spins only while it is on screen (see `crate_spinner_set`).
+    /// Use this, never `gtk_spinner_start`/`gtk_spinner_stop`.
+    static func spin(_ spinner: UnsafeMutablePointer<GtkWidget>, _ spinning: Bool) {
+        crate_spinner_set(spinner, spinning ? 1 : 0)
     }
 
     static func setAccessibleLabel(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: String) {

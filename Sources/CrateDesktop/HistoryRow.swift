@@ -73,7 +73,7 @@ final class HistoryRow {
         gtk_widget_add_css_class(problemIcon, "history-problem-icon")
         retryButton = gtk_button_new_with_mnemonic(L10n.tr("_Retry"))!
         let remove = gtk_button_new_from_icon_name("user-trash-symbolic")!
-        gtk_widget_set_tooltip_text(remove, L10n.tr("Remove this photo from History"))
+        Gtk.setTooltip(remove, L10n.tr("Remove this photo from History"))
         Gtk.setAccessibleLabel(remove, L10n.tr("Remove"))
         actions = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         gtk_widget_set_valign(actions, GTK_ALIGN_CENTER)
@@ -99,7 +99,7 @@ final class HistoryRow {
         self.onRemove = onRemove
         Gtk.setText(titleLabel, photo.name)
         Gtk.setText(artistLabel, photo.reason)
-        gtk_widget_set_tooltip_text(artistLabel, photo.reason)
+        Gtk.setTooltip(artistLabel, photo.reason)
         Gtk.setText(dateLabel, photo.waits ? L10n.tr("Waiting") : L10n.tr("Not scanned"))
         gtk_button_set_label(crate_button(retryButton), photo.waits ? L10n.tr("Try _Now") : L10n.tr("_Retry"))
         gtk_button_set_use_underline(crate_button(retryButton), 1)
@@ -120,7 +120,7 @@ final class HistoryRow {
         if !problem {
             onRetry = nil
             onRemove = nil
-            gtk_widget_set_tooltip_text(artistLabel, nil)
+            Gtk.setTooltip(artistLabel, nil)
         }
     }
 

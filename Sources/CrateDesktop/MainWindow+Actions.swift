@@ -119,7 +119,7 @@ extension MainWindow {
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(crate_menu_button(button), icon)
         gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        gtk_widget_set_tooltip_text(button, label)
+        Gtk.setTooltip(button, label)
         Gtk.setAccessibleLabel(button, label)
         g_object_unref(UnsafeMutableRawPointer(menu))
         return button

@@ -82,6 +82,12 @@ final class MainWindow {
     var tokens: [ObservationToken] = []
     /// Work left until the first page is on screen (see StartupQueue).
     let startup = StartupQueue()
+    /// Pages filled so far, and what waits for the others (see `isLive`).
+    private var livePages: Set<String> = []
+    private var heldLibrary: LibraryState?
+    private var heldHistory: HistoryState?
+    /// The wall has shown its tiles (start-up settles on its page once they are drawn).
+    private var wallTilesShown = false
     /// Watches and re-indexes the music folders (see MainWindow+CDs).
     var musicFolders: MusicFolderMonitor?
 
@@ -162,6 +168,22 @@ final class MainWindow {
             guard let self else { return }
             self.startup.windowMapped(self.widget)
         }
+        // The first show gives the grid only the albums that fit; the rest once the first
+        // covers are on screen.
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(crate_window(widget), &width, &height)
+        grid.holdBack(forWindowWidth: width, height: height)
+        startup.later("crate grid") { [weak self] in self?.makeLive("crate") }
+        startup.later("history list") { [weak self] in self?.makeLive("history") }
+        GObjectScope.of(widget).connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, let page = self.visiblePage else { return }
+            self.makeLive(page)
+            // The stored wall is usually in place before a launch option turns to its page.
+            if page == "wall", self.wallTilesShown { self.startup.settleAfterNextFrame("wall") }
+        }
+        grid.onHeld = { [weak self] in
+            self?.startup.later("grid filled") { [weak self] in self?.grid.revealHeld() }
+        }
         grid.onFirstCover = { [weak self] in
             StartupTiming.mark("first covers visible")
             StartupTiming.markAtNextFrame("first covers drawn")
@@ -169,6 +191,7 @@ final class MainWindow {
         }
         wallPage.onTilesShown = { [weak self] count in
             StartupTiming.markAtNextFrame("wall drawn (\(count) tiles)")
+            self?.wallTilesShown = true
             if self?.visiblePage == "wall" { self?.startup.settleAfterNextFrame("wall") }
         }
         if TestEvents.isEnabled {
@@ -293,9 +316,35 @@ final class MainWindow {
 
     /// Shows "crate" or "history" and moves keyboard focus into it (arrows, Delete, Space work at once).
     func showPage(_ name: String) {
+        makeLive(name)
         adw_view_stack_set_visible_child_name(crate_view_stack(mainStack), name)
         if name == "history" { historyList.focus() } else { grid.focus() }
         if name == "history", TestEvents.isEnabled { TestEvents.reportPoint("history-origin", of: historyList.widget, x: 0, y: 0, in: widget) }
+    }
+
+    /// The crate's grid and History's list are filled only once their page is shown or the
+    /// start-up has settled: a grid view builds and binds `max-columns` × 30 cells and a list
+    /// view 200 rows whatever their height, which cost the first page ~100 ms each on pages
+    /// nobody was looking at.
+    private func isLive(_ page: String) -> Bool {
+        if livePages.contains(page) { return true }
+        guard visiblePage == page else { return false }
+        livePages.insert(page)
+        return true
+    }
+
+    /// Fills a page with what waited for it (see `isLive`).
+    func makeLive(_ page: String) {
+        guard !livePages.contains(page) else { return }
+        livePages.insert(page)
+        if page == "crate", let held = heldLibrary {
+            heldLibrary = nil
+            renderLibrary(held)
+        }
+        if page == "history", let held = heldHistory {
+            heldHistory = nil
+            renderHistory(held)
+        }
     }
 
     /// "crate" or "history".
@@ -373,6 +422,15 @@ final class MainWindow {
     // MARK: - Rendering
 
     func renderLibrary(_ state: LibraryState) {
+        // (Only a loaded crate decides: the first state, "loading", comes while the window is
+        // still being built, before a launch option picks the page.)
+        switch state.phase {
+        case .failed: break
+        case .loading where !livePages.contains("crate"), .loaded where !isLive("crate"):
+            heldLibrary = state
+            return
+        default: break
+        }
         if case .loaded = state.phase { StartupTiming.mark("library shown (\(state.listing.count) albums)") }
         switch state.phase {
         case .loading:
@@ -397,6 +455,11 @@ final class MainWindow {
     }
 
     func renderHistory(_ state: HistoryState) {
+        if case .loaded = state.phase, !isLive("history") {
+            heldHistory = state
+            if let message = state.errorMessage { banner.show(message, isError: true) }
+            return
+        }
         if case .loaded = state.phase {
             historyList.show(state.entries, unscanned: state.unscanned)
             let empty = state.entries.isEmpty && state.unscanned.isEmpty
@@ -407,7 +470,7 @@ final class MainWindow {
 
     private static func spinnerPage() -> UnsafeMutablePointer<GtkWidget> {
         let spinner = gtk_spinner_new()!
-        gtk_spinner_start(OpaquePointer(spinner))
+        Gtk.spin(spinner, true)
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         return spinner

@@ -89,7 +89,7 @@ final class MusicFoldersPage {
 
     private func render(index: MusicIndexState) {
         adw_action_row_set_subtitle(crate_action_row(statusRow), index.summary)
-        if index.isIndexing { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        if index.isIndexing { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
         gtk_widget_set_visible(spinner, index.isIndexing ? 1 : 0)
     }
 

@@ -69,7 +69,7 @@ final class PlaybackBar {
             return
         }
         Gtk.setText(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
-        gtk_widget_set_tooltip_text(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
+        Gtk.setTooltip(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
         Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? "")
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
@@ -80,7 +80,7 @@ final class PlaybackBar {
         let playing = state.status == .playing
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         Gtk.setAccessibleLabel(playButton, playing ? L10n.tr("Pause (Space)") : L10n.tr("Play (Space)"))
-        gtk_widget_set_tooltip_text(playButton, playing ? L10n.tr("Pause (Space)") : L10n.tr("Play (Space)"))
+        Gtk.setTooltip(playButton, playing ? L10n.tr("Pause (Space)") : L10n.tr("Play (Space)"))
         let path = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
         if path != shownArtwork {
             shownArtwork = path

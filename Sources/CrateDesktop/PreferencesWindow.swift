@@ -309,7 +309,7 @@ final class PreferencesWindow {
         case .testing: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Testing…"))
         case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(testRow), Self.escaped(text))
         }
-        if state.connection == .testing { gtk_spinner_start(OpaquePointer(testSpinner)) } else { gtk_spinner_stop(OpaquePointer(testSpinner)) }
+        if state.connection == .testing { Gtk.spin(testSpinner, true) } else { Gtk.spin(testSpinner, false) }
         gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
         if case .failed = state.connection { gtk_widget_add_css_class(testRow, "error") } else { gtk_widget_remove_css_class(testRow, "error") }
         if case .succeeded = state.connection { gtk_widget_add_css_class(testRow, "success") } else { gtk_widget_remove_css_class(testRow, "success") }

@@ -64,7 +64,7 @@ final class ReviewView {
             showButton("Regenerate", enabled: canGenerate)
         case .loading:
             gtk_widget_set_visible(spinner, 1)
-            gtk_spinner_start(OpaquePointer(spinner))
+            Gtk.spin(spinner, true)
             Gtk.setText(status, L10n.tr("Writing a review that's somehow both pretentious and correct…"))
             gtk_widget_set_visible(status, 1)
         case .unavailable(let message):
@@ -88,7 +88,7 @@ final class ReviewView {
         for child in [status, statusDetail, spinner, summary, bullets, rating, keyTracks, footer, button] {
             gtk_widget_set_visible(child, 0)
         }
-        gtk_spinner_stop(OpaquePointer(spinner))
+        Gtk.spin(spinner, false)
     }
 
     private func showButton(_ title: String, enabled: Bool) {

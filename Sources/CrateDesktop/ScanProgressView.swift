@@ -55,7 +55,7 @@ final class ScanProgressView {
         gtk_widget_set_size_request(spinner, 48, 48)
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
-        gtk_spinner_start(OpaquePointer(spinner))
+        Gtk.spin(spinner, true)
         artwork = gtk_picture_new()!
         gtk_picture_set_content_fit(crate_picture(artwork), GTK_CONTENT_FIT_COVER)
         gtk_picture_set_can_shrink(crate_picture(artwork), 1)
@@ -77,7 +77,7 @@ final class ScanProgressView {
 
         count = Gtk.label("", classes: ["dim-label"], xalign: 0.5)
         let cancel = gtk_button_new_with_mnemonic(L10n.tr("_Cancel"))!
-        gtk_widget_set_tooltip_text(cancel, L10n.tr("Cancel the scan (Esc)"))
+        Gtk.setTooltip(cancel, L10n.tr("Cancel the scan (Esc)"))
         gtk_widget_set_halign(cancel, GTK_ALIGN_CENTER)
         GObjectScope.of(widget).connect(cancel, "clicked") { [weak self] in self?.onCancel?() }
         for child in [photoName, visual, message, count, cancel] { Gtk.append(card, child) }

@@ -83,7 +83,7 @@ final class TrackListView {
         let verb = playing?.isPlaying == true ? L10n.tr("Pause") : (playing != nil ? L10n.tr("Resume") : L10n.tr("Play"))
         let play = Gtk.iconButton(icon, label: playing?.isPlaying == true ? L10n.tr("Pause %@", track.title)
             : (playing != nil ? L10n.tr("Resume %@", track.title) : L10n.tr("Play %@", track.title)))
-        gtk_widget_set_tooltip_text(play, verb)
+        Gtk.setTooltip(play, verb)
         gtk_widget_add_css_class(play, "flat")
         GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
             if playing != nil { self?.onToggle?() } else { self?.onPlay?(index) }
@@ -102,14 +102,14 @@ final class TrackListView {
         let title = Gtk.label(track.title)
         gtk_label_set_ellipsize(crate_label(title), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(title, 1)
-        gtk_widget_set_tooltip_text(title, track.title)
+        Gtk.setTooltip(title, track.title)
         Gtk.append(row, play)
         Gtk.append(row, number)
         Gtk.append(row, title)
         if isKey {
             let star = gtk_image_new_from_icon_name("starred-symbolic")!
             gtk_widget_add_css_class(star, "key-track")
-            gtk_widget_set_tooltip_text(star, L10n.tr("Key track (from the review)"))
+            Gtk.setTooltip(star, L10n.tr("Key track (from the review)"))
             Gtk.setAccessibleLabel(star, L10n.tr("Key track"))
             Gtk.append(row, star)
         }

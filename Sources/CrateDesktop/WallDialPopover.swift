@@ -14,7 +14,7 @@ final class WallDialPopover {
     init() {
         widget = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(crate_menu_button(widget), "preferences-other-symbolic")
-        gtk_widget_set_tooltip_text(widget, L10n.tr("Crate Dial"))
+        Gtk.setTooltip(widget, L10n.tr("Crate Dial"))
         Gtk.setAccessibleLabel(widget, L10n.tr("Crate Dial"))
     }
 

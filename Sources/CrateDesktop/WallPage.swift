@@ -39,7 +39,7 @@ final class WallPage {
         gtk_widget_set_hexpand(dialLabel, 1)
         spinner = gtk_spinner_new()!
         refreshButton = Gtk.iconButton("view-refresh-symbolic", label: L10n.tr("Build a new wall"))
-        gtk_widget_set_tooltip_text(refreshButton, L10n.tr("New wall"))
+        Gtk.setTooltip(refreshButton, L10n.tr("New wall"))
         Gtk.append(bar, dialLabel)
         Gtk.append(bar, spinner)
         Gtk.append(bar, refreshButton)
@@ -103,7 +103,7 @@ final class WallPage {
         Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.title, $0.sentence) } ?? L10n.tr("Crate Wall"))
         dial.show(entries: state.dialEntries, current: state.dial)
         let busy = state.phase == .refreshing || state.phase == .loading || state.isLoadingMore
-        if busy { gtk_spinner_start(OpaquePointer(spinner)) } else { gtk_spinner_stop(OpaquePointer(spinner)) }
+        if busy { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
         gtk_widget_set_sensitive(refreshButton, state.phase == .refreshing ? 0 : 1)
 
         var notes: [String] = []

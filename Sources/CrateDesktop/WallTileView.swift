@@ -53,8 +53,8 @@ final class WallTileView {
             gtk_widget_add_css_class(button, "osd")
             Gtk.append(buttons, button)
         }
-        gtk_widget_set_tooltip_text(heart, L10n.tr("Favourite"))
-        gtk_widget_set_tooltip_text(cross, L10n.tr("Not for me"))
+        Gtk.setTooltip(heart, L10n.tr("Favourite"))
+        Gtk.setTooltip(cross, L10n.tr("Not for me"))
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_set_valign(buttons, GTK_ALIGN_END)
         gtk_widget_set_margin_end(buttons, 6)

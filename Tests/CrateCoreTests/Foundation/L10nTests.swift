@@ -108,12 +108,12 @@ struct L10nTests {
     /// window's own helpers, and a literal chosen by `?:` or `??` on such a line.
     static let textCall = try! NSRegularExpression(pattern: [
         #"\b(?:Gtk\.label|gtk_label_new|gtk_button_new_with_mnemonic|gtk_button_new_with_label|gtk_toggle_button_new_with_label|gtk_check_button_new_with_label|gtk_expander_new|gtk_file_chooser_native_new|gtk_about_dialog_set_comments|toasts\.show|banner\.show|notice\.show|error\.show|errorBanner\.show|toast\.show|infoRow|section|line)\(\s*"([^"]*)""#,
-        #"\b(?:Gtk\.setText|gtk_label_set_text|gtk_label_set_markup|gtk_button_set_label|gtk_widget_set_tooltip_text|gtk_window_set_title|adw_\w+_set_(?:title|subtitle|description|button_label|heading|body|label)|Gtk\.setAccessibleLabel|gtk_entry_set_placeholder_text|gtk_search_entry_set_placeholder_text|gtk_link_button_new_with_label)\([^"\n]*?,\s*"([^"]*)""#,
+        #"\b(?:Gtk\.setText|gtk_label_set_text|gtk_label_set_markup|gtk_button_set_label|gtk_widget_set_tooltip_text|Gtk\.setTooltip|gtk_window_set_title|adw_\w+_set_(?:title|subtitle|description|button_label|heading|body|label)|Gtk\.setAccessibleLabel|gtk_entry_set_placeholder_text|gtk_search_entry_set_placeholder_text|gtk_link_button_new_with_label)\([^"\n]*?,\s*"([^"]*)""#,
         #"\badw_view_stack_add_titled\([^,]+,[^,]+,[^,]+,\s*"([^"]*)""#,
         // (A dispatch queue's label is a name for debuggers, not text.)
         #"(?<!DispatchQueue\()\b(?:label|title|subtitle|button|message|description|tooltip|heading|placeholder|detail|body):\s*"([^"]*)""#,
     ].joined(separator: "|"))
-    static let textCallName = try! NSRegularExpression(pattern: #"\b(?:Gtk\.label\(|Gtk\.setText\(|Gtk\.setAccessibleLabel\(|gtk_label_set_text\(|gtk_button_set_label\(|gtk_widget_set_tooltip_text\(|gtk_window_set_title\(|adw_\w+_set_(?:title|subtitle|description)\(|toasts\.show\(|\.update\(title:)"#)
+    static let textCallName = try! NSRegularExpression(pattern: #"\b(?:Gtk\.label\(|Gtk\.setText\(|Gtk\.setAccessibleLabel\(|gtk_label_set_text\(|gtk_button_set_label\(|gtk_widget_set_tooltip_text\(|Gtk\.setTooltip\(|gtk_window_set_title\(|adw_\w+_set_(?:title|subtitle|description)\(|toasts\.show\(|\.update\(title:)"#)
     static let chosenLiteral = try! NSRegularExpression(pattern: #"(?:\s\?\?|\s\?|\s:|\w:)\s*"([^"]*)""#)
 
     static func bypasses(in text: String) -> [(line: Int, literal: String)] {
