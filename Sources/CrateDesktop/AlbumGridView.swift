@@ -255,6 +255,11 @@ final class AlbumGridView {
         }
     }
 
+    /// A listing shown from now on is shown whole (the start-up is over).
+    func stopHoldingBack() {
+        firstShowLimit = nil
+    }
+
     /// Gives GTK the albums the first show held back (nothing when none were).
     func revealHeld() {
         guard let from = heldFrom else { return }

@@ -166,6 +166,7 @@ final class MainWindow {
         GObjectScope.of(widget).connect(widget, "map") { [weak self] in
             StartupTiming.mark("window mapped")
             guard let self else { return }
+            self.wallPage.stopHoldingBack()
             self.startup.windowMapped(self.widget)
         }
         // The first show gives the grid only the albums that fit; the rest once the first
@@ -173,6 +174,13 @@ final class MainWindow {
         var width: Int32 = 0, height: Int32 = 0
         gtk_window_get_default_size(crate_window(widget), &width, &height)
         grid.holdBack(forWindowWidth: width, height: height)
+        wallPage.holdBack(forWindowWidth: width, height: height)
+        wallPage.onHeld = { [weak self] in
+            self?.startup.later("wall filled") { [weak self] in self?.wallPage.revealHeld() }
+        }
+        // Only the start-up holds anything back: a crate first shown later is whole, and so is
+        // a wall that was not stored (it comes from the network once the window is up).
+        startup.later("first shows whole") { [weak self] in self?.grid.stopHoldingBack() }
         startup.later("crate grid") { [weak self] in self?.makeLive("crate") }
         startup.later("history list") { [weak self] in self?.makeLive("history") }
         GObjectScope.of(widget).connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in

@@ -25,6 +25,13 @@ final class WallPage {
     var onOpen: ((WallTile) -> Void)?
     /// The tiles of a new wall are in the page (start-up timing; the count).
     var onTilesShown: ((Int) -> Void)?
+    /// At start-up, how many tiles the first wall shows at first (see `holdBack`).
+    private var firstShowLimit: Int?
+    /// The whole wall, while the first show holds tiles back.
+    private var heldState: WallState?
+    /// The first show held tiles back: the window calls `revealHeld()` once its first page is
+    /// on screen.
+    var onHeld: (() -> Void)?
     private var tokens: [ObservationToken] = []
     private weak var store: WallStore?
 
@@ -98,7 +105,39 @@ final class WallPage {
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
     }
 
-    private func render(_ state: WallState) {
+    /// A flow box measures every tile, shown or not: 60 tiles of a dozen widgets each in the
+    /// first frame. So the first wall shows the tiles a window of this size can show (a generous
+    /// guess: narrow tiles, a row to spare) and the rest in `revealHeld()`.
+    func holdBack(forWindowWidth width: Int32, height: Int32) {
+        let columns = Int(max(2, min(12, width / (WallTileView.artworkSize + 8))))
+        let rows = Int(max(1, height / (WallTileView.artworkSize + 60))) + 1
+        firstShowLimit = columns * rows
+    }
+
+    /// A wall shown from now on is shown whole (the start-up is over).
+    func stopHoldingBack() {
+        firstShowLimit = nil
+    }
+
+    /// Shows the tiles the first show held back (nothing when none were).
+    func revealHeld() {
+        guard let held = heldState else { return }
+        render(held)
+    }
+
+    private func render(_ whole: WallState) {
+        var state = whole
+        heldState = nil
+        var held = false
+        if let limit = firstShowLimit, !state.tiles.isEmpty {
+            firstShowLimit = nil
+            if state.tiles.count > limit {
+                state.tiles = Array(state.tiles.prefix(limit))
+                heldState = whole
+                held = true
+            }
+        }
+        defer { if held { onHeld?() } }
         let entry = state.dialEntries.first { $0.position == state.dial }
         Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.title, $0.sentence) } ?? L10n.tr("Crate Wall"))
         dial.show(entries: state.dialEntries, current: state.dial)
