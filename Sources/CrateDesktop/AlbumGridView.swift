@@ -269,6 +269,7 @@ final class AlbumGridView {
         defer { isUpdating = false }
         crate_lazy_model_splice(crate_list_model(UnsafeMutableRawPointer(model)), UInt32(from), 0, UInt32(listing.count - from))
         StartupTiming.mark("grid filled (\(listing.count) albums)")
+        TestEvents.note("grid-filled \(from)+\(listing.count - from)")
     }
 
     /// Shows a listing (its first page already read), keeping the selection when the album is
@@ -286,7 +287,8 @@ final class AlbumGridView {
         pages = [0: firstPage]
         pageUse = [0: useClock]
         var held = false
-        if !sameList {
+        // (A first show is a new list even when the empty one before it had the same sort.)
+        if !sameList || oldCount == 0 {
             var shown = next.count
             if let limit = firstShowLimit, next.count > 0 {
                 firstShowLimit = nil
