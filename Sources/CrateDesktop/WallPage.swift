@@ -107,10 +107,12 @@ final class WallPage {
 
     /// A flow box measures every tile, shown or not: 60 tiles of a dozen widgets each in the
     /// first frame. So the first wall shows the tiles a window of this size can show (a generous
-    /// guess: narrow tiles, a row to spare) and the rest in `revealHeld()`.
+    /// guess: narrow tiles; rows as tall as the art and its three lines, with the header bar, the
+    /// genre bar and the dial's line above them standing in for a partly shown last row) and the
+    /// rest in `revealHeld()`.
     func holdBack(forWindowWidth width: Int32, height: Int32) {
         let columns = Int(max(2, min(12, width / (WallTileView.artworkSize + 8))))
-        let rows = Int(max(1, height / (WallTileView.artworkSize + 60))) + 1
+        let rows = Int(max(1, height / (WallTileView.artworkSize + 64)))
         firstShowLimit = columns * rows
     }
 
