@@ -155,6 +155,39 @@ struct L10nTests {
         #expect(problems.isEmpty, Comment(rawValue: "\(problems.count) problems:\n" + problems.prefix(40).joined(separator: "\n")))
     }
 
+    /// msgfmt's merge of the catalogues into a data file (what meson's `i18n.merge_file` installs).
+    static func merged(_ file: String, type: String) throws -> String {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("crate-merge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let msgfmt = Process()
+        msgfmt.executableURL = URL(fileURLWithPath: "/usr/bin/msgfmt")  // gettext, scripts/install-deps
+        msgfmt.arguments = ["--\(type)", "--template", root.appendingPathComponent("data/\(file)").path,
+                            "-d", root.appendingPathComponent("po").path, "-o", out.path]
+        try msgfmt.run()
+        msgfmt.waitUntilExit()
+        #expect(msgfmt.terminationStatus == 0)
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    /// The desktop entry's and the metainfo's text is in the template (po/data-strings.c) and
+    /// the installed files get every language's translation: merged with the pseudo-locale, each
+    /// translatable key and paragraph has its `[en@pseudo]` / `xml:lang="en@pseudo"` twin.
+    @Test func desktopEntryAndMetainfoAreTranslated() throws {
+        let desktop = try Self.merged("dev.crate.Crate.desktop", type: "desktop")
+        for key in ["Name", "GenericName", "Comment", "Keywords"] {
+            let line = desktop.components(separatedBy: "\n").first { $0.hasPrefix("\(key)[en@pseudo]=") }
+            #expect(line?.contains("[") == true && line?.hasSuffix("]") == true, "\(key) is not translated: \(line ?? "missing")")
+        }
+        let metainfo = try Self.merged("dev.crate.Crate.metainfo.xml", type: "xml")
+        let source = try String(contentsOf: Self.root.appendingPathComponent("data/dev.crate.Crate.metainfo.xml"), encoding: .utf8)
+        for element in ["name", "summary", "p", "developer_name"] {
+            let english = source.components(separatedBy: "<\(element)>").count - 1
+            #expect(english > 0)
+            #expect(metainfo.components(separatedBy: "<\(element) xml:lang=\"en@pseudo\">").count - 1 == english,
+                    "every <\(element)> has its pseudo-locale translation")
+        }
+    }
+
     /// Ids and MusicBrainz tag names are never extracted (they are sent, not shown).
     @Test func dataFileIdentifiersStayOutOfTheTemplate() throws {
         let ids = Set(Self.entries(try String(contentsOf: Self.root.appendingPathComponent("po/crate.pot"), encoding: .utf8))
