@@ -97,7 +97,8 @@ public final class MusicFolderMonitor {
     private var token: ObservationToken?
     private var lastCompleted = 0
     private var isStopped = false
-    private var listing = 0
+    private var listingTask: Task<Void, Never>?
+    private var relistPending = false
 
     /// - Parameters:
     ///   - environment: `CRATE_MUSIC_WATCH_BUDGET` (watches) and `CRATE_MUSIC_RESCAN_SECONDS`
@@ -144,6 +145,7 @@ public final class MusicFolderMonitor {
         isStopped = true
         settleTask?.cancel()
         rescanTask?.cancel()
+        listingTask?.cancel()
         token = nil
         watcher?.close()
         watcher = nil
@@ -176,28 +178,41 @@ public final class MusicFolderMonitor {
         }
     }
 
-    /// Lists the folders' directories (off the main thread) and watches them, within the budget.
+    /// Lists the folders' directories and watches them, within the budget, off the main thread
+    /// (a first listing of a big tree adds tens of thousands of watches). One listing at a time:
+    /// a request during one makes exactly one more, so an older listing never undoes a newer one.
     private func rewatch() {
-        let roots = folders()
-        listing += 1
-        let mine = listing
-        Task { [weak self] in
-            let directories = await Task.detached(priority: .utility) { DirectoryTree.directories(under: roots) }.value
-            guard let self, !self.isStopped, mine == self.listing else { return }
-            self.watch(directories)
+        if listingTask != nil {
+            relistPending = true
+            return
+        }
+        listingTask = Task { [weak self] in
+            while let self, !self.isStopped {
+                self.relistPending = false
+                let roots = self.folders(), budget = self.budget
+                if self.watcher == nil {
+                    self.watcher = try? DirectoryWatcher { [weak self] path in
+                        Task { @MainActor [weak self] in self?.changed(path) }
+                    }
+                }
+                let watcher = self.watcher
+                let (directories, result) = await Task.detached(priority: .utility) {
+                    let directories = DirectoryTree.directories(under: roots)
+                    let result = watcher?.watch(directories, budget: budget)
+                        ?? DirectoryWatcher.Result(watched: 0, unwatched: directories, kernelLimitReached: false)
+                    return (directories.count, result)
+                }.value
+                guard !self.isStopped else { break }
+                self.publish(directories: directories, result: result)
+                if !self.relistPending { break }
+            }
+            self?.listingTask = nil
         }
     }
 
-    private func watch(_ directories: [String]) {
-        if watcher == nil {
-            watcher = try? DirectoryWatcher { [weak self] path in
-                Task { @MainActor [weak self] in self?.changed(path) }
-            }
-        }
-        let result = watcher?.watch(directories, budget: budget)
-            ?? DirectoryWatcher.Result(watched: 0, unwatched: directories, kernelLimitReached: false)
+    private func publish(directories: Int, result: DirectoryWatcher.Result) {
         let seconds = Int((Double(rescanInterval.components.seconds) + Double(rescanInterval.components.attoseconds) / 1e18).rounded())
-        let now = MusicWatchStatus(pid: getpid(), directories: directories.count, watched: result.watched, unwatched: result.unwatched.count,
+        let now = MusicWatchStatus(pid: getpid(), directories: directories, watched: result.watched, unwatched: result.unwatched.count,
                                    budget: budget, maxUserWatches: maxUserWatches, kernelLimitReached: result.kernelLimitReached,
                                    rescanSeconds: max(1, seconds))
         status.set(now)
