@@ -160,9 +160,18 @@ public final class DirectoryWatcher: @unchecked Sendable {
     }
 }
 
-public enum DirectoryWatcherError: Error, Equatable, Sendable {
+public enum DirectoryWatcherError: Error, Equatable, Sendable, LocalizedError {
     /// inotify_init1 failed (`EMFILE`: the user's inotify instances are used up).
     case unavailable(errno: Int32)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unavailable(let code) where code == EMFILE:
+            return L10n.tr("The music folders cannot be watched for changes: other programs use all of the system's inotify instances. Crate re-indexes them every few minutes instead.")
+        case .unavailable:
+            return L10n.tr("The music folders cannot be watched for changes. Crate re-indexes them every few minutes instead.")
+        }
+    }
 }
 
 /// The directories of a tree, breadth first (roots first), listed with `readdir`'s entry types

@@ -18,6 +18,8 @@ public struct MusicWatchStatus: Codable, Equatable, Sendable {
     public var kernelLimitReached: Bool
     /// How often the unwatched part is re-indexed.
     public var rescanSeconds: Int
+    /// Why nothing can be watched (no inotify instance), in the user's words.
+    public var problem: String?
 
     public init(pid: Int32, directories: Int, watched: Int, unwatched: Int, budget: Int, maxUserWatches: Int?,
                 kernelLimitReached: Bool, rescanSeconds: Int) {
@@ -58,6 +60,7 @@ public struct MusicWatchStatus: Codable, Equatable, Sendable {
 
     /// One sentence for `crate music status`.
     public var sentence: String {
+        if let problem { return problem }
         if unwatched == 0 {
             return L10n.plural("Watched for changes: all %@ folder.", "Watched for changes: all %@ folders.", directories, directories)
         }
@@ -190,9 +193,15 @@ public final class MusicFolderMonitor {
             while let self, !self.isStopped {
                 self.relistPending = false
                 let roots = self.folders(), budget = self.budget
+                var problem: String?
                 if self.watcher == nil {
-                    self.watcher = try? DirectoryWatcher { [weak self] path in
-                        Task { @MainActor [weak self] in self?.changed(path) }
+                    do {
+                        self.watcher = try DirectoryWatcher { [weak self] path in
+                            Task { @MainActor [weak self] in self?.changed(path) }
+                        }
+                    } catch {
+                        // Every directory is then covered by the periodic re-index.
+                        problem = UserMessage.text(for: error)
                     }
                 }
                 let watcher = self.watcher
@@ -203,18 +212,19 @@ public final class MusicFolderMonitor {
                     return (directories.count, result)
                 }.value
                 guard !self.isStopped else { break }
-                self.publish(directories: directories, result: result)
+                self.publish(directories: directories, result: result, problem: problem)
                 if !self.relistPending { break }
             }
             self?.listingTask = nil
         }
     }
 
-    private func publish(directories: Int, result: DirectoryWatcher.Result) {
+    private func publish(directories: Int, result: DirectoryWatcher.Result, problem: String?) {
         let seconds = Int((Double(rescanInterval.components.seconds) + Double(rescanInterval.components.attoseconds) / 1e18).rounded())
-        let now = MusicWatchStatus(pid: getpid(), directories: directories, watched: result.watched, unwatched: result.unwatched.count,
+        var now = MusicWatchStatus(pid: getpid(), directories: directories, watched: result.watched, unwatched: result.unwatched.count,
                                    budget: budget, maxUserWatches: maxUserWatches, kernelLimitReached: result.kernelLimitReached,
                                    rescanSeconds: max(1, seconds))
+        now.problem = problem
         status.set(now)
         if let stateDirectory { now.write(stateDirectory: stateDirectory) }
         onEvent?("music-folder watching \(result.watched) unwatched \(result.unwatched.count)")

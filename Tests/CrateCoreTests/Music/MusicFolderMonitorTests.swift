@@ -172,5 +172,8 @@ struct MusicFolderMonitorTests {
         mine.unwatched = 4
         mine.watched = 6
         #expect(mine.sentence.contains("used up by other programs") && mine.sentence.contains("6 of 10"))
+        // No inotify instance at all: the status says why, in the error's own sentence.
+        mine.problem = UserMessage.text(for: DirectoryWatcherError.unavailable(errno: EMFILE))
+        #expect(mine.sentence.hasPrefix("The music folders cannot be watched for changes: other programs use all"))
     }
 }
