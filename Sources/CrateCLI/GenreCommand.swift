@@ -40,7 +40,7 @@ struct GenreCommand: AsyncParsableCommand {
             print(try GenreFeedJSON.render(feed, asJSON: json))
             if feed.items.isEmpty {
                 for (signal, reason) in feed.unavailable.sorted(by: { $0.key < $1.key }) { Terminal.warn("\(signal.title): \(reason)") }
-                throw fail(GenreFeedError.noResults(scope.title))
+                throw fail(GenreFeedError.noResults(scope.displayTitle))
             }
             if !json {
                 for (signal, reason) in feed.unavailable.sorted(by: { $0.key < $1.key }) { Terminal.warn("Unavailable — \(signal.title): \(reason)") }
@@ -88,7 +88,7 @@ enum GenreFeedJSON {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         }
-        var lines = ["\(feed.scope.title) (\(feed.dial.rawValue))"]
+        var lines = ["\(feed.scope.displayTitle) (\(feed.dial.rawValue))"]
         for entry in feed.items {
             lines.append("\(entry.item.releaseGroupID.rawValue)\t\(entry.signal.rawValue)\t\(Terminal.field(entry.item.artist)) — \(Terminal.field(entry.item.title))")
         }

@@ -25,9 +25,9 @@ struct GenresCommand: ParsableCommand {
             return
         }
         for genre in taxonomy.genres {
-            Terminal.say("\(genre.name) [\(genre.id)]: \(Self.tags(genre.entry))")
+            Terminal.say("\(genre.displayName) [\(genre.id)]: \(Self.tags(genre.entry))")
             for sub in genre.subcategories {
-                Terminal.say("  \(sub.name) [\(sub.id)]: \(Self.tags(sub))")
+                Terminal.say("  \(sub.displayName) [\(sub.id)]: \(Self.tags(sub))")
             }
         }
     }

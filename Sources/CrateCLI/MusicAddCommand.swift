@@ -12,7 +12,9 @@ struct MusicAddCommand: AsyncParsableCommand {
         Uses the index (`crate music scan`). An album on disk that no crate album matches (by \
         release id, release-group id or name; ambiguous ones count as matched) is added with its \
         track list from the files. Artwork comes from the Cover Art Archive when the files carry a \
-        MusicBrainz release id (as Picard and beets tag them); `crate repair` fetches what is left.
+        MusicBrainz release id (as Picard and beets tag them), else (or when the archive has none) \
+        from a cover/folder/front image in the album's folder or a picture embedded in its files; \
+        `crate repair` fetches what is left.
         """
     )
 

@@ -72,14 +72,16 @@ struct MusicStatusCommand: AsyncParsableCommand {
         do {
             let environment = try openEnvironment()
             let settings = try environment.settings()
-            let status = try MusicStatus.make(database: environment.database,
+            var status = try MusicStatus.make(database: environment.database,
                                               folders: MusicFolders.resolve(settings: settings, environment: environment.variables))
+            status.watch = MusicWatchStatus.read(stateDirectory: environment.paths.stateDirectory)
             if json {
                 print(MusicJSON.encode(status))
                 return
             }
             Terminal.say("Music folders: \(status.folders.map { Terminal.field($0) }.joined(separator: ", "))")
             Terminal.say("\(status.files) files, \(status.tracks) tracks, \(status.albums) albums, \(status.unreadable.count) unreadable.")
+            Terminal.say(status.watch?.sentence ?? MusicWatchStatus.notRunningSentence)
             for album in status.crateAlbums {
                 let name = "\(album.id) \(Terminal.field(album.artist)) — \(Terminal.field(album.title))"
                 switch album.match {
@@ -120,6 +122,8 @@ struct MusicStatus: Encodable {
     var albums: Int
     var crateAlbums: [CrateAlbum]
     var unreadable: [Unreadable]
+    /// How the running window watches the folders (absent: no window running).
+    var watch: MusicWatchStatus?
 
     static func make(database: AppDatabase, folders: [String]) throws -> MusicStatus {
         let counts = try database.musicIndexCounts()

@@ -127,7 +127,7 @@ enum WallJSON {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(wall), as: UTF8.self)
         }
-        var lines = ["\(entry.title): \(entry.sentence)"]
+        var lines = ["\(entry.displayTitle): \(entry.displaySentence)"]
         for item in items {
             lines.append("\(item.releaseGroupID.rawValue)\t\(item.signal.rawValue)\t\(Terminal.field(item.artist)) — \(Terminal.field(item.title))")
         }

@@ -13,6 +13,8 @@ final class DiagnosticsPage {
     /// The player and MPRIS lines, read at every render.
     var playerText: () -> String = { "" }
     var mprisText: () -> String = { "" }
+    /// How the music folders are watched (nil before the first listing).
+    var watchText: () -> String? = { nil }
     private var token: ObservationToken?
 
     init(store: CDsStore) {
@@ -71,6 +73,7 @@ final class DiagnosticsPage {
         }
         let counts = diagnostics.counts
         line(L10n.plural("%@ file", "%@ files", counts.files, counts.files), detail: L10n.tr("%@ tracks in %@ albums, %@ unreadable", counts.tracks, counts.albums, counts.unreadable))
+        if let watch = watchText() { line(watch) }
 
         section(L10n.tr("Crate albums and files"))
         line(L10n.tr("%@ matched", diagnostics.matchedCount), detail: L10n.tr("%@ with no files, %@ ambiguous", diagnostics.unmatched.count, diagnostics.ambiguous.count))

@@ -26,7 +26,7 @@ final class GenreBar {
 
     init() {
         genresRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-        wallPill = Self.pill("Wall")
+        wallPill = Self.pill(L10n.tr("Wall"))
         Gtk.setAccessibleLabel(wallPill, L10n.tr("The Crate Wall"))
         Gtk.append(genresRow, wallPill)
 
@@ -78,7 +78,7 @@ final class GenreBar {
             shownGenres = ids
             for pill in genrePills { gtk_box_remove(crate_box(genresRow), pill.button) }
             genrePills = state.genres.map { genre in
-                let button = Self.pill(genre.name)
+                let button = Self.pill(genre.displayName)
                 Gtk.append(genresRow, button)
                 GObjectScope.of(widget).connect(button, "clicked") { [weak self] in
                     guard let self else { return }
@@ -97,10 +97,10 @@ final class GenreBar {
         }
         if genre.id != shownGenre {
             shownGenre = genre.id
-            Gtk.setText(nameLabel, genre.name)
+            Gtk.setText(nameLabel, genre.displayName)
             for pill in subPills { gtk_box_remove(crate_box(subsRow), pill.button) }
             subPills = genre.subcategories.map { sub in
-                let button = Self.pill(sub.name)
+                let button = Self.pill(sub.displayName)
                 Gtk.append(subsRow, button)
                 GObjectScope.of(widget).connect(button, "clicked") { [weak self] in self?.onSubcategory?(sub.id) }
                 return (sub.id, button)

@@ -76,7 +76,7 @@ final class GenreFeedPage {
     /// Shows the feed; `ratings` are the hearts and ✕s (an album ✕'d here leaves the feed).
     func show(_ state: GenreFeedState, ratings: [MBID: AlbumRating], dial: String?) {
         self.ratings = ratings
-        let title = state.scope?.title ?? ""
+        let title = state.scope?.displayTitle ?? ""
         Gtk.setText(titleLabel, dial.map { "\(title) — \($0)" } ?? title)
         if state.phase == .loading { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
 

@@ -39,6 +39,7 @@ extension MainWindow {
                 let diagnostics = DiagnosticsPage(store: store)
                 diagnostics.playerText = { playerText }
                 diagnostics.mprisText = mprisText
+                diagnostics.watchText = { [weak self] in self?.musicFolders?.status.value?.sentence }
                 openDiagnostics = diagnostics
                 diagnostics.present(over: self.widget)
             }

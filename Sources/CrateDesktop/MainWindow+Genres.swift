@@ -42,7 +42,7 @@ extension MainWindow {
             let state = store.state.value
             let wallState = wall.state.value
             bar.show(state)
-            let dial = wallState.dialEntries.first { $0.position == wallState.dial }?.title
+            let dial = wallState.dialEntries.first { $0.position == wallState.dial }?.displayTitle
             feed.show(state, ratings: wallState.ratings, dial: dial)
             let showing = state.genre != nil
             if showing != self.genreArea.isShowingGenre {

@@ -32,8 +32,8 @@ final class WallDialPopover {
             for entry in entries {
                 let check = gtk_check_button_new()!
                 let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
-                Gtk.append(text, Gtk.label(entry.title, classes: ["heading"]))
-                let sentence = Gtk.label(entry.sentence, classes: ["dim-label", "caption"])
+                Gtk.append(text, Gtk.label(entry.displayTitle, classes: ["heading"]))
+                let sentence = Gtk.label(entry.displaySentence, classes: ["dim-label", "caption"])
                 gtk_label_set_wrap(crate_label(sentence), 1)
                 gtk_label_set_max_width_chars(crate_label(sentence), 36)
                 Gtk.append(text, sentence)

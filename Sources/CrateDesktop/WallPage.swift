@@ -141,7 +141,7 @@ final class WallPage {
         }
         defer { if held { onHeld?() } }
         let entry = state.dialEntries.first { $0.position == state.dial }
-        Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.title, $0.sentence) } ?? L10n.tr("Crate Wall"))
+        Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.displayTitle, $0.displaySentence) } ?? L10n.tr("Crate Wall"))
         dial.show(entries: state.dialEntries, current: state.dial)
         let busy = state.phase == .refreshing || state.phase == .loading || state.isLoadingMore
         if busy { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }

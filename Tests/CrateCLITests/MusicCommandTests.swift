@@ -20,6 +20,31 @@ struct MusicCommandTests {
         return (music, withFiles, withoutFiles)
     }
 
+    /// `crate music status` says how the running window watches the folders (from the status
+    /// file the window writes), and that nothing watches them when no window runs.
+    @Test func statusSaysHowTheFoldersAreWatched() async throws {
+        let cli = try CLIRunner()
+        let music = cli.root.appendingPathComponent("music").path
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let alone = try await cli.run(["music", "status"], extraEnvironment: ["CRATE_MUSIC_DIRS": music])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.contains("Not watched for changes: the window is not running"), "\(alone.stdout)")
+
+        // As a window over budget writes it (this test process stands in for the window).
+        let paths = CratePaths(environment: cli.environment)
+        let status = MusicWatchStatus(pid: getpid(), directories: 9000, watched: 4096, unwatched: 4904, budget: 4096,
+                                      maxUserWatches: 8192, kernelLimitReached: false, rescanSeconds: 120)
+        try FileManager.default.createDirectory(at: paths.stateDirectory, withIntermediateDirectories: true)
+        try JSONEncoder().encode(status).write(to: MusicWatchStatus.url(stateDirectory: paths.stateDirectory))
+        let watched = try await cli.run(["music", "status"], extraEnvironment: ["CRATE_MUSIC_DIRS": music])
+        #expect(watched.stdout.contains("Watched for changes: 4096 of 9000 folders (Crate's share of the system's inotify watches is 4096 of 8192); the other 4904 are re-indexed every 120 s."),
+                "\(watched.stdout)")
+        let json = try await cli.run(["music", "status", "--json"], extraEnvironment: ["CRATE_MUSIC_DIRS": music])
+        let state = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let watch = state?["watch"] as? [String: Any]
+        #expect(watch?["watched"] as? Int == 4096 && watch?["unwatched"] as? Int == 4904, "\(json.stdout)")
+    }
+
     @Test func scanStatusAndPlayForReal() async throws {
         let cli = try CLIRunner()
         let (music, withFiles, withoutFiles) = try Self.setUp(cli)

@@ -11,4 +11,8 @@ int crate_intl_bind(const char *domain, const char *localedir);
 const char *crate_intl_gettext(const char *domain, const char *msgid);
 const char *crate_intl_ngettext(const char *domain, const char *singular, const char *plural, unsigned long n);
 
+/* pgettext: the translation of `msgid` in `context` (looked up as "context\004msgid"), or
+   `msgid` itself when the catalogue has none. */
+const char *crate_intl_pgettext(const char *domain, const char *context, const char *msgid);
+
 #endif

@@ -18,6 +18,10 @@ public struct CrateDialTable: Equatable, Sendable {
         public var title: String
         /// One sentence the dial control shows under the title.
         public var sentence: String
+        /// The title in the user's language (`title` is the English of the data file).
+        public var displayTitle: String { L10n.data(title, file: CrateDialTable.fileName) }
+        /// The sentence in the user's language.
+        public var displaySentence: String { L10n.data(sentence, file: CrateDialTable.fileName) }
         /// Share of the wall per signal (normalised when used).
         public var weights: [WallSignal: Double]
 

@@ -179,7 +179,7 @@ public struct RecommendationsSource: WallSource {
 
     /// ListenBrainz's collaborative filtering alone.
     func collaborative(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
-        guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured("a ListenBrainz user name") }
+        guard let listenBrainz, listenBrainz.user != nil else { throw WallError.notConfigured(L10n.tr("a ListenBrainz user name")) }
         let wanted = request.count * (request.page + 1)
         let skip = request.count * request.page
         let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 2))

@@ -44,7 +44,7 @@ public struct GenreFeedBuilder: Sendable {
         for (signal, source) in sources { fetchers[signal] = { try await source.albums(scope, $0) } }
         let request = WallSourceRequest(count: min(100, max(count + count / 4, 10)), page: page)
         let outcomes = count > 0 ? await FeedBlender.fetchAll(weights.map(\.0), fetchers: fetchers, request: request, timeout: timeout) { signal in
-            WallError.notConfigured(signal == .personalHistory || signal == .seedExpansion ? "your library" : "MusicBrainz or ListenBrainz")
+            WallError.notConfigured(signal == .personalHistory || signal == .seedExpansion ? L10n.tr("your library") : L10n.tr("MusicBrainz or ListenBrainz"))
         } : [:]
         let blend = FeedBlender.blend(weights: weights, count: count, blocked: excluding.union(disliked), outcomes: outcomes) { signal, item in
             var item = item

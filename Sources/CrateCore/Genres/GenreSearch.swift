@@ -16,7 +16,7 @@ public struct GenreScope: Equatable, Sendable {
         guard let genre = taxonomy.genre(named: name) else { throw GenreFeedError.unknownGenre(name) }
         var picked: [GenreEntry] = []
         for sub in subcategories {
-            guard let entry = genre.subcategory(named: sub) else { throw GenreFeedError.unknownSubcategory(genre: genre.name, subcategory: sub) }
+            guard let entry = genre.subcategory(named: sub) else { throw GenreFeedError.unknownSubcategory(genre: genre.displayName, subcategory: sub) }
             if !picked.contains(entry) { picked.append(entry) }
         }
         self.init(genre: genre, selected: picked)
@@ -25,6 +25,12 @@ public struct GenreScope: Equatable, Sendable {
     /// What the feed is called ("Rock", "Rock: Post-Rock + Shoegaze").
     public var title: String {
         selected.isEmpty ? genre.name : "\(genre.name): " + selected.map(\.name).joined(separator: " + ")
+    }
+
+    /// The title in the user's language ("Rock: Post-Rock + Shoegaze" with translated names).
+    public var displayTitle: String {
+        selected.isEmpty ? genre.displayName
+            : L10n.tr("%@: %@", genre.displayName, selected.map(\.displayName).joined(separator: " + "))
     }
 
     /// Every tag an album may carry to belong to the scope: the picked subcategories' tags, or

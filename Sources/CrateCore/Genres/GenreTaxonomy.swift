@@ -5,8 +5,10 @@ import Foundation
 public struct GenreEntry: Equatable, Sendable, Codable {
     /// A stable slug (`post-rock`): what `--sub` and saved state refer to.
     public let id: String
-    /// What the pill shows ("Post-Rock").
+    /// The English name in the data file ("Post-Rock"): matched by `--sub`, the gettext id.
     public let name: String
+    /// What the pill shows: `name` in the user's language.
+    public var displayName: String { L10n.data(name, file: GenreTaxonomy.fileName) }
     /// MusicBrainz genre names (`/ws/2/genre/all`), lower case.
     public let musicBrainz: [String]
     /// Further MusicBrainz tags people use for it ("drum & bass", "dnb"); not genres.
@@ -46,6 +48,7 @@ public struct Genre: Equatable, Sendable {
 
     public var id: String { entry.id }
     public var name: String { entry.name }
+    public var displayName: String { entry.displayName }
 
     public init(entry: GenreEntry, subcategories: [GenreEntry]) {
         self.entry = entry

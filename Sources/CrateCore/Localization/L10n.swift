@@ -51,6 +51,18 @@ public enum L10n {
         return format(text, arguments)
     }
 
+    /// Text Crate shows from one of its data files (`data/<file>`: the dial's titles and
+    /// sentences, the genre bar's names): the English in the file is the message id and the
+    /// file's name its context (`msgctxt`), so "Rock" from the genre list is translated apart
+    /// from any "Rock" in the code. `scripts/update-data-strings` lists these texts for
+    /// `xgettext`. Identifiers and MusicBrainz tag names (what queries send) never come here.
+    public static func data(_ text: String, file: String) -> String {
+        _ = bound
+        return file.withCString { context in
+            text.withCString { String(cString: crate_intl_pgettext(domain, context, $0)) }
+        }
+    }
+
     /// Puts `arguments` into `%@` / `%N$@` placeholders; `%%` becomes `%`. A placeholder without
     /// an argument is left as it is (a broken translation shows its placeholder, never crashes).
     public static func format(_ template: String, _ arguments: [any CustomStringConvertible]) -> String {

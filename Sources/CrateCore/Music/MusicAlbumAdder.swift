@@ -3,7 +3,8 @@ import Foundation
 /// `crate music add`: albums in the music folder that no crate album matches are added to the
 /// crate, with their track list from the files (disc/track order). An album whose files carry a
 /// MusicBrainz release id (as Picard and beets tag them) has its artwork left pending: the repair
-/// pass fetches it from the Cover Art Archive. One without gets the art it carries itself — a
+/// pass fetches it from the Cover Art Archive, and when the archive has none (404) uses the art
+/// the files carry, as below (`ScanPipeline`). One without gets the art it carries itself — a
 /// cover image in its folder or a picture embedded in its files (`MusicLocalArt`) — stored in the
 /// artwork cache under a key made from the album's group key; with none usable, no artwork.
 public enum MusicAlbumAdder {

@@ -373,6 +373,33 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
+    /// The Cover Art Archive has no art for the release (404): the album's own files may carry
+    /// some — a cover image in their folder or a picture embedded in them (`MusicLocalArt`, the
+    /// same checks and decoder as downloaded art) — when the music folder index matches the album
+    /// to exactly one album on disk. Stored like downloaded art (under the release id). False
+    /// when there is none usable (a damaged image is skipped): the album keeps the placeholder.
+    private func storeLocalArtwork(for album: Album, albumID: Int64, releaseID: MBID) async throws -> Bool {
+        let database = self.database, preparer = self.preparer
+        let prepared: PreparedArtwork? = try await BlockingWork.run {
+            let files: [MusicFile]
+            do {
+                files = try database.readableMusicFiles()
+            } catch {
+                Log.error("artwork: could not read the music folder index: \(UserMessage.text(for: error))")
+                return nil
+            }
+            guard !files.isEmpty, case .matched(let disk, _) = AlbumMatcher(files: files).match(album) else { return nil }
+            return MusicLocalArt.prepared(for: disk, preparer: preparer)
+        }
+        guard let prepared else { return false }
+        let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
+        try database.saveCoverHash(prepared.hash, forAlbum: albumID)
+        await hashes.add(prepared.hash, albumID: albumID)
+        try database.setArtwork(albumID: albumID, status: .available, artworkPath: artworkCache.storedPath(for: files.artwork),
+                                thumbnailPath: files.thumbnail.map(artworkCache.storedPath(for:)))
+        return true
+    }
+
     private func fetchArtwork(for album: Album) async -> DetailsOutcome {
         guard let albumID = album.id else { return .skipped }
         guard let coverArt = services.coverArt else { return .skipped }
@@ -384,6 +411,7 @@ public final class ScanPipeline: AlbumScanner {
             let groupID = album.musicBrainzReleaseGroupID.flatMap(MBID.init(validating:))
             switch try await coverArt.frontCover(release: releaseID, releaseGroup: groupID) {
             case .unavailable:
+                if try await storeLocalArtwork(for: album, albumID: albumID, releaseID: releaseID) { break }
                 try database.setArtwork(albumID: albumID, status: .unavailable)
             case .image(let image):
                 let preparer = self.preparer

@@ -159,7 +159,7 @@ public final class GenreFeedStore {
             $0.tiles = feed.1
             $0.signals = Dictionary(feed.0.items.map { ($0.item.releaseGroupID, $0.signal) }, uniquingKeysWith: { a, _ in a })
             $0.unavailable = unavailable
-            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? L10n.tr("Nothing found for %@ yet.", scope.title) : L10n.tr("No source could be reached for %@.", scope.title)) : nil
+            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? L10n.tr("Nothing found for %@ yet.", scope.displayTitle) : L10n.tr("No source could be reached for %@.", scope.displayTitle)) : nil
         }
         await fetchArtwork(generation: current)
     }

@@ -325,6 +325,11 @@ struct ErrorMessageWalkTests {
             case .network: 9
             }
         },
+        Walk([DirectoryWatcherError.unavailable(errno: EMFILE), .unavailable(errno: ENOMEM)], cases: 1) {
+            switch $0 {
+            case .unavailable: 0
+            }
+        },
         Walk([WallError.dataFileMissing("crate-dial.json"), .dataFileInvalid(name: "/data/crate-dial.json", reason: "it must list mystery exactly once"),
               .timedOut(seconds: 5), .empty, .notConfigured("a ListenBrainz user name"), .unknownAlbum("42"),
               .albumWithoutReleaseGroup("Rumours")], cases: 7) {

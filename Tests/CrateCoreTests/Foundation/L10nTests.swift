@@ -93,6 +93,121 @@ struct L10nTests {
         #expect(problems.isEmpty, Comment(rawValue: "\(problems.count) problems:\n" + problems.prefix(40).joined(separator: "\n")))
     }
 
+    // MARK: - Text shown from data files
+
+    /// One message of a .po/.pot: context, id and translation in their escaped form.
+    struct POEntry: Hashable {
+        var context: String?
+        var id: String
+        var translation: String
+    }
+
+    static func entries(_ text: String) -> [POEntry] {
+        var out: [POEntry] = []
+        var context: String?, id: String?
+        func value(_ line: String, _ prefix: String) -> String? {
+            line.hasPrefix(prefix + " \"") && line.hasSuffix("\"") ? String(line.dropFirst(prefix.count + 2).dropLast()) : nil
+        }
+        for line in text.components(separatedBy: "\n") {
+            if let v = value(line, "msgctxt") { context = v }
+            else if let v = value(line, "msgid") { id = v }
+            else if let v = value(line, "msgstr") {
+                if let id { out.append(POEntry(context: context, id: id, translation: v)) }
+                context = nil
+                id = nil
+            }
+        }
+        return out
+    }
+
+    /// The text as a C/PO literal writes it.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    /// Everything the window and the CLI show from data files, read with the loaders the app
+    /// uses: (the file's name, which is the message context; the English text).
+    static func shownDataText() throws -> [(file: String, text: String)] {
+        let data = root.appendingPathComponent("data")
+        let dial = try CrateDialTable.load(from: data.appendingPathComponent(CrateDialTable.fileName))
+        let genres = try GenreTaxonomy.load(from: data.appendingPathComponent(GenreTaxonomy.fileName))
+        return dial.entries.flatMap { [(CrateDialTable.fileName, $0.title), (CrateDialTable.fileName, $0.sentence)] }
+            + genres.allEntries.map { (GenreTaxonomy.fileName, $0.name) }
+    }
+
+    /// `scripts/update-pot` was run after the data files changed: every dial title and sentence
+    /// and every genre name is in po/crate.pot with its file as context, and the pseudo-locale
+    /// translates each (so a run under `LANGUAGE=en@pseudo` shows none of them in plain English).
+    @Test func dataFileTextIsInTheTemplate() throws {
+        let pot = Set(Self.entries(try String(contentsOf: Self.root.appendingPathComponent("po/crate.pot"), encoding: .utf8))
+            .map { "\($0.context ?? "")\u{4}\($0.id)" })
+        let pseudo = Dictionary(Self.entries(try String(contentsOf: Self.root.appendingPathComponent("po/en@pseudo.po"), encoding: .utf8))
+            .map { ("\($0.context ?? "")\u{4}\($0.id)", $0.translation) }, uniquingKeysWith: { first, _ in first })
+        let shown = try Self.shownDataText()
+        #expect(shown.count > 200, "the dial's 10 texts and the genre bar's names, found \(shown.count)")
+        var problems: [String] = []
+        for (file, text) in shown {
+            let key = "\(file)\u{4}\(Self.escaped(text))"
+            if !pot.contains(key) { problems.append("data/\(file): \"\(text)\" is not in po/crate.pot (run scripts/update-pot)") }
+            else if let translated = pseudo[key], !translated.isEmpty, translated != Self.escaped(text) { continue }
+            else { problems.append("data/\(file): \"\(text)\" is not translated in po/en@pseudo.po (run scripts/update-pseudo-po)") }
+        }
+        #expect(problems.isEmpty, Comment(rawValue: "\(problems.count) problems:\n" + problems.prefix(40).joined(separator: "\n")))
+    }
+
+    /// msgfmt's merge of the catalogues into a data file (what meson's `i18n.merge_file` installs).
+    static func merged(_ file: String, type: String) throws -> String {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("crate-merge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let msgfmt = Process()
+        msgfmt.executableURL = URL(fileURLWithPath: "/usr/bin/msgfmt")  // gettext, scripts/install-deps
+        msgfmt.arguments = ["--\(type)", "--template", root.appendingPathComponent("data/\(file)").path,
+                            "-d", root.appendingPathComponent("po").path, "-o", out.path]
+        try msgfmt.run()
+        msgfmt.waitUntilExit()
+        #expect(msgfmt.terminationStatus == 0)
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+
+    /// The desktop entry's and the metainfo's text is in the template (po/data-strings.c) and
+    /// the installed files get every language's translation: merged with the pseudo-locale, each
+    /// translatable key and paragraph has its `[en@pseudo]` / `xml:lang="en@pseudo"` twin.
+    @Test func desktopEntryAndMetainfoAreTranslated() throws {
+        let desktop = try Self.merged("dev.crate.Crate.desktop", type: "desktop")
+        for key in ["Name", "GenericName", "Comment", "Keywords"] {
+            let line = desktop.components(separatedBy: "\n").first { $0.hasPrefix("\(key)[en@pseudo]=") }
+            #expect(line?.contains("[") == true && line?.hasSuffix("]") == true, "\(key) is not translated: \(line ?? "missing")")
+        }
+        let metainfo = try Self.merged("dev.crate.Crate.metainfo.xml", type: "xml")
+        let source = try String(contentsOf: Self.root.appendingPathComponent("data/dev.crate.Crate.metainfo.xml"), encoding: .utf8)
+        for element in ["name", "summary", "p", "developer_name"] {
+            let english = source.components(separatedBy: "<\(element)>").count - 1
+            #expect(english > 0)
+            #expect(metainfo.components(separatedBy: "<\(element) xml:lang=\"en@pseudo\">").count - 1 == english,
+                    "every <\(element)> has its pseudo-locale translation")
+        }
+    }
+
+    /// Ids and MusicBrainz tag names are never extracted (they are sent, not shown).
+    @Test func dataFileIdentifiersStayOutOfTheTemplate() throws {
+        let ids = Set(Self.entries(try String(contentsOf: Self.root.appendingPathComponent("po/crate.pot"), encoding: .utf8))
+            .filter { $0.context == GenreTaxonomy.fileName }.map(\.id))
+        let genres = try GenreTaxonomy.load(from: Self.root.appendingPathComponent("data").appendingPathComponent(GenreTaxonomy.fileName))
+        let names = Set(genres.allEntries.map(\.name))
+        let sentOnly = genres.allEntries.flatMap(\.searchTags).filter { !names.contains($0) }
+        #expect(!sentOnly.isEmpty)
+        #expect(sentOnly.filter(ids.contains).isEmpty, "MusicBrainz tags in the template: \(sentOnly.filter(ids.contains))")
+    }
+
+    /// Without a catalogue the data file's English comes back unchanged, however long.
+    @Test func dataTextWithoutACatalogueIsTheEnglish() {
+        #expect(L10n.data("Rock", file: "genres.json") == "Rock")
+        #expect(L10n.data("Mixed Crate", file: "crate-dial.json") == "Mixed Crate")
+        let long = String(repeating: "Fewer hits, more digging. ", count: 40)
+        #expect(L10n.data(long, file: "crate-dial.json") == long)
+        #expect(L10n.data("", file: "genres.json") == "")
+    }
+
     // MARK: - No literal bypasses L10n in the window
 
     /// Files of the window that only tests and diagnostics run (their text is never shown to users).
@@ -107,7 +222,7 @@ struct L10nTests {
     /// sets a label, title, tooltip, toast or button text, a labelled text argument of the
     /// window's own helpers, and a literal chosen by `?:` or `??` on such a line.
     static let textCall = try! NSRegularExpression(pattern: [
-        #"\b(?:Gtk\.label|gtk_label_new|gtk_button_new_with_mnemonic|gtk_button_new_with_label|gtk_toggle_button_new_with_label|gtk_check_button_new_with_label|gtk_expander_new|gtk_file_chooser_native_new|gtk_about_dialog_set_comments|toasts\.show|banner\.show|notice\.show|error\.show|errorBanner\.show|toast\.show|infoRow|section|line)\(\s*"([^"]*)""#,
+        #"\b(?:Gtk\.label|gtk_label_new|gtk_button_new_with_mnemonic|gtk_button_new_with_label|gtk_toggle_button_new_with_label|gtk_check_button_new_with_label|gtk_expander_new|gtk_file_chooser_native_new|gtk_about_dialog_set_comments|toasts\.show|banner\.show|notice\.show|error\.show|errorBanner\.show|toast\.show|infoRow|section|line|pill)\(\s*"([^"]*)""#,
         #"\b(?:Gtk\.setText|gtk_label_set_text|gtk_label_set_markup|gtk_button_set_label|gtk_widget_set_tooltip_text|Gtk\.setTooltip|gtk_window_set_title|adw_\w+_set_(?:title|subtitle|description|button_label|heading|body|label)|Gtk\.setAccessibleLabel|gtk_entry_set_placeholder_text|gtk_search_entry_set_placeholder_text|gtk_link_button_new_with_label)\([^"\n]*?,\s*"([^"]*)""#,
         #"\badw_view_stack_add_titled\([^,]+,[^,]+,[^,]+,\s*"([^"]*)""#,
         // (A dispatch queue's label is a name for debuggers, not text.)
@@ -168,9 +283,10 @@ struct L10nTests {
             adw_preferences_row_set_title(crate_preferences_row(row), "Provider")
             empty.update(title: "No wall yet", detail: state.message ?? "Nothing here")
             let b = Gtk.iconButton("go-previous-symbolic", label: "Back")
+            wallPill = Self.pill("Wall")
             """
         #expect(Self.bypasses(in: bad).map(\.literal) == ["Hello", "Play the album", "Adding…", "Add to Crate", "Copied", "Provider",
-                                                          "No wall yet", "Nothing here", "Back"])
+                                                          "No wall yet", "Nothing here", "Back", "Wall"])
         let good = """
             let label = Gtk.label(L10n.tr("Hello"), classes: ["dim-label", "caption"])
             gtk_widget_set_tooltip_text(button, L10n.tr("Play the album"))
