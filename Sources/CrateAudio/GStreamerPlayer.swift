@@ -6,9 +6,18 @@ import Foundation
 ///
 /// - The next track is handed to `playbin` from `about-to-finish`, so an album plays gapless;
 ///   `stream-start` on the bus then says the playbin moved on, and the state follows.
-/// - The bus is read on its own thread (`BusReader`): no GLib main loop is needed, so the CLI and
-///   the window use the same code. Each message carries the generation it was popped in; a manual
-///   move (next, previous, load, stop) starts a new generation and drops older messages.
+/// - Bus messages are taken where they are posted (`BusReader`, a sync handler): no GLib main loop
+///   is needed, so the CLI and the window use the same code. Each message carries the generation
+///   it was posted in; a manual move (next, previous, load, stop, seek) starts a new generation and
+///   drops older messages, even those read after the move. An error names the queue entry whose
+///   file failed (from the failing element's URI), not whichever entry happens to be queued.
+/// - State changes are made only here, on the main actor, never from a GStreamer thread nor with
+///   the session's lock held. A manual move takes the pipeline down to NULL, not READY: playbin
+///   keeps the group it pre-rolled for gapless (the next file) alive through READY, and that
+///   group's own end (a short file reaches it at once) then runs playbin's group switch on its
+///   streaming thread while this thread re-activates groups — a lock-order deadlock inside
+///   playbin (see docs/reliability.md, "Player hangs on a manual move"). NULL disposes of both
+///   groups before the next file is set.
 /// - Bus errors become `AudioPlaybackError`s: a vanished or damaged file is skipped with a
 ///   message, a missing decoder says which package to install, no sound output stops.
 /// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
@@ -124,7 +133,7 @@ public final class GStreamerPlayer: Player {
         try buildPipeline()
         guard let session else { throw AudioPlaybackError.playerUnavailable }
         stopProgress()
-        setState(.ready)
+        setState(.null)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
@@ -168,7 +177,7 @@ public final class GStreamerPlayer: Player {
     public func stop() async {
         record(command: "stop", entryIndex: state.value.currentIndex)
         stopProgress()
-        setState(.ready)
+        setState(.null)
         generation = session?.move(to: state.value.currentIndex) ?? generation
         transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
     }
@@ -183,7 +192,8 @@ public final class GStreamerPlayer: Player {
             return
         }
         // A seek flushes what was queued for gapless: that file is asked for again near the end.
-        generation = session?.move(to: state.value.currentIndex) ?? generation
+        // The current file keeps playing: no stream-start of its own is coming.
+        generation = session?.flush(current: state.value.currentIndex) ?? generation
         if !seekPipeline(toMs: clamped) {
             pendingSeekMs = clamped
         }
@@ -209,7 +219,7 @@ public final class GStreamerPlayer: Player {
     /// playing/paused/stopped; past the end, finishes.
     private func move(to requested: Int, problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(.ready)
+        setState(.null)
         guard let index = firstPlayable(from: requested) else {
             generation = session?.move(to: nil) ?? generation
             finishQueue(problem: problem)
@@ -248,7 +258,7 @@ public final class GStreamerPlayer: Player {
 
     private func finishQueue(problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(.ready)
+        setState(.null)
         let last = state.value.currentIndex
         var finished = PlayerState()
         finished.queueCount = queue.count
@@ -265,8 +275,7 @@ public final class GStreamerPlayer: Player {
     private func handle(_ event: BusEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }
         switch event {
-        case .streamStart:
-            guard let (index, gone) = session?.takeQueued() else { return }
+        case .started(let index, let gone):
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
@@ -285,8 +294,8 @@ public final class GStreamerPlayer: Player {
             updateProgress()
         case .missingPlugin(let caps):
             missingPlugin = caps
-        case .error(let domain, let code, _, let fromSink):
-            let failing = session?.failingIndex ?? state.value.currentIndex
+        case .error(let domain, let code, _, let fromSink, let index):
+            let failing = index ?? state.value.currentIndex
             let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
             let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
             missingPlugin = nil
@@ -297,7 +306,7 @@ public final class GStreamerPlayer: Player {
             case .noAudioOutput, .invalidSink, .playerUnavailable:
                 // Nothing in the queue can play either: stop and say why.
                 stopProgress()
-                setState(.ready)
+                setState(.null)
                 generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
@@ -370,7 +379,9 @@ public final class GStreamerPlayer: Player {
     // MARK: - The pipeline
 
     private enum PipelineState: Int32 {
-        case ready = 2, paused = 3, playing = 4
+        /// Stopped, both of playbin's groups disposed of (see the type's notes: never READY).
+        case null = 1
+        case paused = 3, playing = 4
     }
 
     private func setState(_ target: PipelineState) {
@@ -439,7 +450,7 @@ private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutab
     }
 }
 
-/// Lets the bus thread's closures reach the player without keeping it alive.
+/// Lets the bus handler's closures reach the player without keeping it alive.
 private final class WeakPlayer: @unchecked Sendable {
     weak var player: GStreamerPlayer?
     init(_ player: GStreamerPlayer) { self.player = player }
