@@ -155,7 +155,14 @@ public final class GStreamerPlayer: Player {
             }
             if start != index { generation = session?.move(to: start) ?? generation }
             setURI(queue[start].uri)
-            if state.value.positionMs > 0 { pendingSeekMs = state.value.positionMs }
+            if state.value.positionMs > 0, let session {
+                // Seeked while stopped: the seek is made once pre-rolled, and about-to-finish
+                // queues nothing until it is (see `GStreamerSession.beginSeek`).
+                pendingSeekMs = state.value.positionMs
+                switch session.beginSeek(current: start) {
+                case .flush(let newGeneration), .restart(let newGeneration): generation = newGeneration
+                }
+            }
             setState(.playing)
             transition(status: .playing, index: start, positionMs: state.value.positionMs, force: start != index)
         } else {
@@ -191,10 +198,22 @@ public final class GStreamerPlayer: Player {
             state.update { $0.positionMs = clamped }
             return
         }
+        guard let session, let index = state.value.currentIndex else { return }
         // A seek flushes what was queued for gapless: that file is asked for again near the end.
-        // The current file keeps playing: no stream-start of its own is coming.
-        generation = session?.flush(current: state.value.currentIndex) ?? generation
-        if !seekPipeline(toMs: clamped) {
+        switch session.beginSeek(current: index) {
+        case .flush(let newGeneration):
+            generation = newGeneration
+            if !seekPipeline(toMs: clamped) {
+                pendingSeekMs = clamped
+            }
+        case .restart(let newGeneration):
+            // playbin may already hold the next file: a flushing seek now would make the current
+            // file drain again and deadlock inside playbin. Start the file again instead.
+            generation = newGeneration
+            let status = state.value.status
+            setState(.null)
+            setURI(queue[index].uri)
+            setState(status == .playing ? .playing : .paused)
             pendingSeekMs = clamped
         }
         state.update { $0.positionMs = clamped }
@@ -287,7 +306,10 @@ public final class GStreamerPlayer: Player {
         case .asyncDone:
             if let seek = pendingSeekMs {
                 pendingSeekMs = nil
-                _ = seekPipeline(toMs: seek)
+                if !seekPipeline(toMs: seek) { session?.seekDone() }
+            } else {
+                // The seek (or the pre-roll) is done: about-to-finish may hand playbin the next file.
+                session?.seekDone()
             }
             updateProgress()
         case .durationChanged:

@@ -26,6 +26,12 @@ final class GStreamerSession: @unchecked Sendable {
     private var ownStartPending = true
     /// False makes the player advance on end-of-stream instead (the benchmark's comparison).
     private var gapless = true
+    /// `about-to-finish` fired for the file playbin is playing since it was started: playbin may
+    /// hold the next file's group, and a flushing seek now makes the current group drain a
+    /// second time, which deadlocks inside playbin (docs/reliability.md #23).
+    private var fired = false
+    /// A seek is in flight: `about-to-finish` hands playbin nothing until it is done.
+    private var holding = false
 
     init(gst: GStreamerCalls) { self.gst = gst }
 
@@ -39,6 +45,8 @@ final class GStreamerSession: @unchecked Sendable {
             queued = []
             skipped = []
             ownStartPending = true
+            fired = false
+            holding = false
             _generation += 1
             return _generation
         }
@@ -52,28 +60,55 @@ final class GStreamerSession: @unchecked Sendable {
             queued = []
             skipped = []
             ownStartPending = true
+            fired = false
+            holding = false
             _generation += 1
             return _generation
         }
     }
 
-    /// A flushing seek: what was queued is asked for again near the end, older messages are
-    /// stale; the current file keeps playing, so no `stream-start` of its own is coming.
-    func flush(current index: Int?) -> Int {
+    /// How a seek is made.
+    enum Seek: Equatable {
+        /// A flushing seek in the playing file: `about-to-finish` has not fired, and will queue
+        /// nothing until `seekDone`. The file keeps playing: no `stream-start` of its own comes.
+        case flush(generation: Int)
+        /// `about-to-finish` already fired (playbin may hold the next file): the file is started
+        /// again (NULL, its URI, pre-roll) and the seek made once it has pre-rolled. Its own
+        /// `stream-start` is coming; nothing is queued until `seekDone`.
+        case restart(generation: Int)
+    }
+
+    /// Main actor, before a seek: decides how it is made, under the lock, so that
+    /// `about-to-finish` cannot fire between the decision and the seek. Older messages are stale.
+    func beginSeek(current index: Int?) -> Seek {
         lock.withLock {
             current = index
             queued = []
             skipped = []
+            holding = true
             _generation += 1
-            return _generation
+            if fired {
+                fired = false
+                ownStartPending = true
+                return .restart(generation: _generation)
+            }
+            return .flush(generation: _generation)
         }
+    }
+
+    /// Main actor, once the seek is made (its `async-done`): `about-to-finish` queues again.
+    func seekDone() {
+        lock.withLock { holding = false }
     }
 
     /// Streaming thread (`about-to-finish`): the URI to play next without a gap, skipping files
     /// that vanished from disk; nil at the end of the queue.
     func queueNext() -> String? {
         lock.withLock {
-            guard gapless, let from = queued.last ?? current else { return nil }
+            fired = true
+            // While a seek is in flight, playbin gets no next file: the file ends with EOS and
+            // the player moves on from there (once, with the gap gapless would have saved).
+            guard gapless, !holding, let from = queued.last ?? current else { return nil }
             var index = from + 1
             while index < paths.count {
                 if let path = paths[index], Self.exists(path) {

@@ -77,17 +77,63 @@ struct GStreamerSessionTests {
         #expect(interpret(session, .streamStart) == nil)
     }
 
-    @Test("After a seek the next stream-start is the queued file's (a seek starts no stream)")
-    func seekKeepsTheStream() throws {
+    @Test("A seek before about-to-finish is a flushing seek; nothing is queued until it is done")
+    func seekBeforeAboutToFinish() throws {
+        let temp = try TemporaryDirectory()
+        let paths = try files(temp)
+        let session = try GStreamerSession(gst: GStreamerRuntime.calls())
+        let before = session.reset(paths: paths, current: 0, gapless: true)
+        #expect(interpret(session, .streamStart) == nil)
+        guard case .flush(let generation) = session.beginSeek(current: 0) else {
+            Issue.record("expected a flushing seek")
+            return
+        }
+        #expect(generation != before)
+        // about-to-finish while the seek is in flight: playbin gets no next file.
+        #expect(session.queueNext() == nil)
+        session.seekDone()
+        // about-to-finish fired (even though it queued nothing): the next seek restarts the file.
+        guard case .restart = session.beginSeek(current: 0) else {
+            Issue.record("expected a restart after about-to-finish")
+            return
+        }
+        session.seekDone()
+        // Once the seek is done, the next file is queued again.
+        #expect(session.queueNext() == MusicFile.uri(forPath: paths[1]))
+    }
+
+    @Test("A seek after about-to-finish restarts the file: its own stream-start, then the queued one")
+    func seekAfterAboutToFinishRestarts() throws {
         let temp = try TemporaryDirectory()
         let paths = try files(temp)
         let session = try GStreamerSession(gst: GStreamerRuntime.calls())
         _ = session.reset(paths: paths, current: 0, gapless: true)
         #expect(interpret(session, .streamStart) == nil)
-        _ = session.queueNext()
-        _ = session.flush(current: 0)
+        #expect(session.queueNext() == MusicFile.uri(forPath: paths[1]))
+        guard case .restart = session.beginSeek(current: 0) else {
+            Issue.record("expected a restart: playbin may hold the next file")
+            return
+        }
+        // The restarted file's own stream-start starts nothing new.
+        #expect(interpret(session, .streamStart) == nil)
+        #expect(session.queueNext() == nil)
+        session.seekDone()
         #expect(session.queueNext() == MusicFile.uri(forPath: paths[1]))
         #expect(interpret(session, .streamStart)?.0 == .started(index: 1, skipped: []))
+    }
+
+    @Test("A seek right after a move keeps waiting for the moved-to file's own stream-start")
+    func seekRightAfterAMove() throws {
+        let temp = try TemporaryDirectory()
+        let paths = try files(temp)
+        let session = try GStreamerSession(gst: GStreamerRuntime.calls())
+        _ = session.reset(paths: paths, current: 0, gapless: true)
+        _ = session.move(to: 2)
+        #expect(session.beginSeek(current: 2) != .restart(generation: session.generation))
+        session.seekDone()
+        #expect(session.queueNext() == MusicFile.uri(forPath: paths[3]))
+        #expect(interpret(session, .streamStart) == nil)
+        #expect(interpret(session, .streamStart)?.0 == .started(index: 3, skipped: []))
     }
 
     @Test("Files gone from disk are skipped when queued and reported with the switch")
