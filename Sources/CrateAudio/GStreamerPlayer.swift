@@ -55,6 +55,14 @@ public final class GStreamerPlayer: Player {
     private var progressTimer: ClockTimer?
     private var pendingSeekMs: Int?
     private var missingPlugin: String?
+    /// Entries whose file failed while queued behind the playing one (about-to-finish handed them
+    /// to playbin early): skipped when the playing file ends, not by tearing the pipeline down
+    /// while it may be draining.
+    private var failedAhead: Set<Int> = []
+    /// Watches the playing file's end after a queued file failed (playbin then waits for the
+    /// failed file instead of ending: no end-of-stream comes).
+    private var endWatch: ClockTimer?
+    private var endWatchLastMs: Int?
     /// The named sink element inside `CRATE_AUDIO_SINK` (for measurements), if any.
     public private(set) var sinkElement: UnsafeMutableRawPointer?
     private var closed = false
@@ -111,6 +119,8 @@ public final class GStreamerPlayer: Player {
 
     /// Stops and releases the pipeline; the player cannot be used afterwards.
     public func close() {
+        endWatch?.cancel()
+        endWatch = nil
         stopProgress()
         closed = true
         guard let gst, let playbin else { return }
@@ -138,6 +148,9 @@ public final class GStreamerPlayer: Player {
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
         missingPlugin = nil
+        failedAhead = []
+        endWatch?.cancel()
+        endWatch = nil
         // A new queue starts without the last one's problem.
         state.update { $0.problem = nil }
         record(command: "load", entryIndex: index)
@@ -237,6 +250,8 @@ public final class GStreamerPlayer: Player {
     /// Makes `index` current from its start (skipping files gone from disk), keeping
     /// playing/paused/stopped; past the end, finishes.
     private func move(to requested: Int, problem: AudioPlaybackError? = nil) {
+        endWatch?.cancel()
+        endWatch = nil
         stopProgress()
         setState(.null)
         guard let index = firstPlayable(from: requested) else {
@@ -260,6 +275,11 @@ public final class GStreamerPlayer: Player {
     private func firstPlayable(from index: Int) -> Int? {
         var index = index
         while queue.indices.contains(index) {
+            if failedAhead.contains(index) {
+                // Its error was logged and said when it failed.
+                index += 1
+                continue
+            }
             if let path = queue[index].filePath, GStreamerSession.exists(path) { return index }
             skipped(index, because: queue[index].filePath.map { AudioPlaybackError.fileMissing(path: $0) } ?? .playbackFailed(path: nil))
             index += 1
@@ -332,7 +352,45 @@ public final class GStreamerPlayer: Player {
                 generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
+                if let failing, let current = state.value.currentIndex, failing > current {
+                    // A file queued behind the playing one failed (typefind on garbage as soon as
+                    // about-to-finish handed it over). The playing file goes on; when it ends the
+                    // failed entry is passed over. Moving now would change the pipeline's state
+                    // while the playing file may be draining: a deadlock inside playbin.
+                    failedAhead.insert(failing)
+                    state.update { $0.problem = error.message }
+                    watchForEnd(of: current, problem: error)
+                    return
+                }
                 move(to: (failing ?? 0) + 1, problem: error)
+            }
+        }
+    }
+
+    /// After a queued file failed: playbin plays the current file to its end and then waits for
+    /// the failed one, posting nothing. Once the position reaches the file's duration (or stops
+    /// moving while playing), the file has drained and nothing streams: the player moves on.
+    private func watchForEnd(of index: Int, problem: AudioPlaybackError) {
+        endWatch?.cancel()
+        endWatchLastMs = nil
+        let watchedGeneration = generation
+        endWatch = clock.schedule(afterMs: progressIntervalMs) { [weak self] in
+            guard let self, self.generation == watchedGeneration, self.state.value.currentIndex == index else { return }
+            guard self.state.value.status == .playing else {
+                // Paused: look again later.
+                self.watchForEnd(of: index, problem: problem)
+                return
+            }
+            let position = self.queryPositionMs() ?? 0
+            let duration = self.queryDurationMs() ?? self.state.value.durationMs
+            let ended = (duration > 0 && position >= duration - 20) || (position > 0 && self.endWatchLastMs == position)
+            if ended {
+                self.endWatch = nil
+                self.move(to: index + 1, problem: problem)
+            } else {
+                let last = position
+                self.watchForEnd(of: index, problem: problem)
+                self.endWatchLastMs = last
             }
         }
     }
