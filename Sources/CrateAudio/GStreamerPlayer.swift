@@ -381,16 +381,17 @@ public final class GStreamerPlayer: Player {
                 self.watchForEnd(of: index, problem: problem)
                 return
             }
-            let position = self.queryPositionMs() ?? 0
+            // Unknown (-1) counts as not moving: playbin stops answering once it waits for the
+            // failed file.
+            let position = self.queryPositionMs() ?? -1
             let duration = self.queryDurationMs() ?? self.state.value.durationMs
-            let ended = (duration > 0 && position >= duration - 20) || (position > 0 && self.endWatchLastMs == position)
+            let ended = (duration > 0 && position >= duration - 20) || self.endWatchLastMs == position
             if ended {
                 self.endWatch = nil
                 self.move(to: index + 1, problem: problem)
             } else {
-                let last = position
                 self.watchForEnd(of: index, problem: problem)
-                self.endWatchLastMs = last
+                self.endWatchLastMs = position
             }
         }
     }
