@@ -143,7 +143,7 @@ public final class GStreamerPlayer: Player {
         try buildPipeline()
         guard let session else { throw AudioPlaybackError.playerUnavailable }
         stopProgress()
-        setState(.null)
+        setState(Self.moveState)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
@@ -197,7 +197,7 @@ public final class GStreamerPlayer: Player {
     public func stop() async {
         record(command: "stop", entryIndex: state.value.currentIndex)
         stopProgress()
-        setState(.null)
+        setState(Self.moveState)
         generation = session?.move(to: state.value.currentIndex) ?? generation
         transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
     }
@@ -224,7 +224,7 @@ public final class GStreamerPlayer: Player {
             // file drain again and deadlock inside playbin. Start the file again instead.
             generation = newGeneration
             let status = state.value.status
-            setState(.null)
+            setState(Self.moveState)
             setURI(queue[index].uri)
             setState(status == .playing ? .playing : .paused)
             pendingSeekMs = clamped
@@ -253,7 +253,7 @@ public final class GStreamerPlayer: Player {
         endWatch?.cancel()
         endWatch = nil
         stopProgress()
-        setState(.null)
+        setState(Self.moveState)
         guard let index = firstPlayable(from: requested) else {
             generation = session?.move(to: nil) ?? generation
             finishQueue(problem: problem)
@@ -297,7 +297,7 @@ public final class GStreamerPlayer: Player {
 
     private func finishQueue(problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(.null)
+        setState(Self.moveState)
         let last = state.value.currentIndex
         var finished = PlayerState()
         finished.queueCount = queue.count
@@ -348,21 +348,36 @@ public final class GStreamerPlayer: Player {
             case .noAudioOutput, .invalidSink, .playerUnavailable:
                 // Nothing in the queue can play either: stop and say why.
                 stopProgress()
-                setState(.null)
+                setState(Self.moveState)
                 generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
-                if let failing, let current = state.value.currentIndex, failing > current {
-                    // A file queued behind the playing one failed (typefind on garbage as soon as
-                    // about-to-finish handed it over). The playing file goes on; when it ends the
-                    // failed entry is passed over. Moving now would change the pipeline's state
-                    // while the playing file may be draining: a deadlock inside playbin.
+                guard let current = state.value.currentIndex, state.value.status == .playing else {
+                    move(to: (failing ?? 0) + 1, problem: error)
+                    return
+                }
+                // Never move (a state change) the moment an error arrives: it is posted while
+                // playbin may be switching groups on a streaming thread (a file queued behind the
+                // playing one fails inside that switch), and changing the state then deadlocks
+                // inside playbin. The failed entry is marked; the player moves on once the
+                // playing file's stream has stopped (its end, or the failed file's own stop).
+                if let failing, failing > current {
+                    // A file queued behind the playing one: the playing file goes on, and the
+                    // failed entry is passed over when it ends (watched: playbin posts nothing).
                     failedAhead.insert(failing)
                     state.update { $0.problem = error.message }
                     watchForEnd(of: current, problem: error)
                     return
                 }
-                move(to: (failing ?? 0) + 1, problem: error)
+                // The playing file failed: its stream has stopped. Move on a moment later, once
+                // a group switch playbin may be making on a streaming thread is over.
+                let failedGeneration = generation
+                endWatch?.cancel()
+                endWatch = clock.schedule(afterMs: 2 * progressIntervalMs) { [weak self] in
+                    guard let self, self.generation == failedGeneration else { return }
+                    self.endWatch = nil
+                    self.move(to: (failing ?? current) + 1, problem: error)
+                }
             }
         }
     }
@@ -459,10 +474,11 @@ public final class GStreamerPlayer: Player {
 
     // MARK: - The pipeline
 
+    /// The state a manual move, a stop or a seek restart goes down to (CRATE_PLAYER_MOVE_STATE=ready: the A/B).
+    private static let moveState: PipelineState = ProcessInfo.processInfo.environment["CRATE_PLAYER_MOVE_STATE"] == "ready" ? .ready : .null
+
     private enum PipelineState: Int32 {
-        /// Stopped, both of playbin's groups disposed of (see the type's notes: never READY).
-        case null = 1
-        case paused = 3, playing = 4
+        case null = 1, ready = 2, paused = 3, playing = 4
     }
 
     private func setState(_ target: PipelineState) {
