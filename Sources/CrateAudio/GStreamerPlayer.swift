@@ -143,7 +143,7 @@ public final class GStreamerPlayer: Player {
         try buildPipeline()
         guard let session else { throw AudioPlaybackError.playerUnavailable }
         stopProgress()
-        setState(Self.moveState)
+        setState(.null)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
@@ -197,7 +197,7 @@ public final class GStreamerPlayer: Player {
     public func stop() async {
         record(command: "stop", entryIndex: state.value.currentIndex)
         stopProgress()
-        setState(Self.moveState)
+        setState(.null)
         generation = session?.move(to: state.value.currentIndex) ?? generation
         transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
     }
@@ -224,7 +224,7 @@ public final class GStreamerPlayer: Player {
             // file drain again and deadlock inside playbin. Start the file again instead.
             generation = newGeneration
             let status = state.value.status
-            setState(Self.moveState)
+            setState(.null)
             setURI(queue[index].uri)
             setState(status == .playing ? .playing : .paused)
             pendingSeekMs = clamped
@@ -253,7 +253,7 @@ public final class GStreamerPlayer: Player {
         endWatch?.cancel()
         endWatch = nil
         stopProgress()
-        setState(Self.moveState)
+        setState(.null)
         guard let index = firstPlayable(from: requested) else {
             generation = session?.move(to: nil) ?? generation
             finishQueue(problem: problem)
@@ -297,7 +297,7 @@ public final class GStreamerPlayer: Player {
 
     private func finishQueue(problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(Self.moveState)
+        setState(.null)
         let last = state.value.currentIndex
         var finished = PlayerState()
         finished.queueCount = queue.count
@@ -348,7 +348,7 @@ public final class GStreamerPlayer: Player {
             case .noAudioOutput, .invalidSink, .playerUnavailable:
                 // Nothing in the queue can play either: stop and say why.
                 stopProgress()
-                setState(Self.moveState)
+                setState(.null)
                 generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
@@ -474,11 +474,10 @@ public final class GStreamerPlayer: Player {
 
     // MARK: - The pipeline
 
-    /// The state a manual move, a stop or a seek restart goes down to (CRATE_PLAYER_MOVE_STATE=ready: the A/B).
-    private static let moveState: PipelineState = ProcessInfo.processInfo.environment["CRATE_PLAYER_MOVE_STATE"] == "ready" ? .ready : .null
-
     private enum PipelineState: Int32 {
-        case null = 1, ready = 2, paused = 3, playing = 4
+        /// Stopped, both of playbin's groups disposed of (see the type's notes: never READY).
+        case null = 1
+        case paused = 3, playing = 4
     }
 
     private func setState(_ target: PipelineState) {
