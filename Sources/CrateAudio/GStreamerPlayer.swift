@@ -12,12 +12,10 @@ import Foundation
 ///   drops older messages, even those read after the move. An error names the queue entry whose
 ///   file failed (from the failing element's URI), not whichever entry happens to be queued.
 /// - State changes are made only here, on the main actor, never from a GStreamer thread nor with
-///   the session's lock held. A manual move takes the pipeline down to NULL, not READY: playbin
-///   keeps the group it pre-rolled for gapless (the next file) alive through READY, and that
-///   group's own end (a short file reaches it at once) then runs playbin's group switch on its
-///   streaming thread while this thread re-activates groups — a lock-order deadlock inside
-///   playbin (see docs/reliability.md, "Player hangs on a manual move"). NULL disposes of both
-///   groups before the next file is set.
+///   the session's lock held, and never while playbin may be switching groups on a streaming
+///   thread (a lock-order deadlock inside playbin, docs/reliability.md #23): an error does not
+///   move at once (`handle`, `watchForEnd`), moves go to NULL (no pre-rolled group survives), and
+///   a seek after `about-to-finish` restarts the file instead of draining it twice.
 /// - Bus errors become `AudioPlaybackError`s: a vanished or damaged file is skipped with a
 ///   message, a missing decoder says which package to install, no sound output stops.
 /// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
