@@ -149,6 +149,48 @@ static char *crate_discover_album(void *discoverer, const char *uri) {
     return album;
 }
 
+typedef struct {
+    void (*handler)(void *message, void *data);
+    void *data;
+} crate_bus_handler;
+
+static GstBusSyncReply crate_bus_sync(GstBus *bus, GstMessage *message, gpointer data) {
+    (void)bus;
+    crate_bus_handler *h = data;
+    if (h && h->handler && message) h->handler(message, h->data);
+    return GST_BUS_DROP;
+}
+
+static void crate_bus_set_message_handler(void *bus, void (*handler)(void *message, void *data), void *data) {
+    if (!handler) {
+        gst_bus_set_sync_handler(GST_BUS(bus), NULL, NULL, NULL);
+        return;
+    }
+    crate_bus_handler *h = g_new0(crate_bus_handler, 1);
+    h->handler = handler;
+    h->data = data;
+    gst_bus_set_sync_handler(GST_BUS(bus), crate_bus_sync, h, g_free);
+}
+
+static char *crate_message_source_uri(void *message) {
+    GstObject *object = GST_MESSAGE_SRC((GstMessage *)message);
+    if (!object) return NULL;
+    gst_object_ref(object);
+    char *uri = NULL;
+    while (object) {
+        GstObject *parent = gst_object_get_parent(object);
+        if (!parent) { gst_object_unref(object); break; } // the top (playbin): its "uri" is the next file
+        GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), "uri");
+        if (spec && G_PARAM_SPEC_VALUE_TYPE(spec) == G_TYPE_STRING && (spec->flags & G_PARAM_READABLE)) {
+            g_object_get(object, "uri", &uri, NULL);
+        }
+        gst_object_unref(object);
+        if (uri) { gst_object_unref(parent); break; }
+        object = parent;
+    }
+    return uri;
+}
+
 const crate_gstreamer_table *crate_gstreamer_plugin(void) {
     static const crate_gstreamer_table table = {
         .abi_version = CRATE_PLUGIN_ABI_VERSION,
@@ -180,6 +222,8 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .buffer_duration = crate_buffer_duration,
         .discoverer_new = crate_discoverer_new,
         .discover_album = crate_discover_album,
+        .bus_set_message_handler = crate_bus_set_message_handler,
+        .message_source_uri = crate_message_source_uri,
     };
     return &table;
 }

@@ -6,9 +6,16 @@ import Foundation
 ///
 /// - The next track is handed to `playbin` from `about-to-finish`, so an album plays gapless;
 ///   `stream-start` on the bus then says the playbin moved on, and the state follows.
-/// - The bus is read on its own thread (`BusReader`): no GLib main loop is needed, so the CLI and
-///   the window use the same code. Each message carries the generation it was popped in; a manual
-///   move (next, previous, load, stop) starts a new generation and drops older messages.
+/// - Bus messages are taken where they are posted (`BusReader`, a sync handler): no GLib main loop
+///   is needed, so the CLI and the window use the same code. Each message carries the generation
+///   it was posted in; a manual move (next, previous, load, stop, seek) starts a new generation and
+///   drops older messages, even those read after the move. An error names the queue entry whose
+///   file failed (from the failing element's URI), not whichever entry happens to be queued.
+/// - State changes are made only here, on the main actor, never from a GStreamer thread nor with
+///   the session's lock held, and never while playbin may be switching groups on a streaming
+///   thread (a lock-order deadlock inside playbin, docs/reliability.md #23): an error does not
+///   move at once (`handle`, `watchForEnd`), moves go to NULL (no pre-rolled group survives), and
+///   a seek after `about-to-finish` restarts the file instead of draining it twice.
 /// - Bus errors become `AudioPlaybackError`s: a vanished or damaged file is skipped with a
 ///   message, a missing decoder says which package to install, no sound output stops.
 /// - `CRATE_AUDIO_SINK` (a sink description such as `fakesink sync=true`) replaces the sound
@@ -46,6 +53,14 @@ public final class GStreamerPlayer: Player {
     private var progressTimer: ClockTimer?
     private var pendingSeekMs: Int?
     private var missingPlugin: String?
+    /// Entries whose file failed while queued behind the playing one (about-to-finish handed them
+    /// to playbin early): skipped when the playing file ends, not by tearing the pipeline down
+    /// while it may be draining.
+    private var failedAhead: Set<Int> = []
+    /// Watches the playing file's end after a queued file failed (playbin then waits for the
+    /// failed file instead of ending: no end-of-stream comes).
+    private var endWatch: ClockTimer?
+    private var endWatchLastMs: Int?
     /// The named sink element inside `CRATE_AUDIO_SINK` (for measurements), if any.
     public private(set) var sinkElement: UnsafeMutableRawPointer?
     private var closed = false
@@ -102,6 +117,8 @@ public final class GStreamerPlayer: Player {
 
     /// Stops and releases the pipeline; the player cannot be used afterwards.
     public func close() {
+        endWatch?.cancel()
+        endWatch = nil
         stopProgress()
         closed = true
         guard let gst, let playbin else { return }
@@ -124,11 +141,14 @@ public final class GStreamerPlayer: Player {
         try buildPipeline()
         guard let session else { throw AudioPlaybackError.playerUnavailable }
         stopProgress()
-        setState(.ready)
+        setState(.null)
         queue = entries
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
         missingPlugin = nil
+        failedAhead = []
+        endWatch?.cancel()
+        endWatch = nil
         // A new queue starts without the last one's problem.
         state.update { $0.problem = nil }
         record(command: "load", entryIndex: index)
@@ -146,7 +166,14 @@ public final class GStreamerPlayer: Player {
             }
             if start != index { generation = session?.move(to: start) ?? generation }
             setURI(queue[start].uri)
-            if state.value.positionMs > 0 { pendingSeekMs = state.value.positionMs }
+            if state.value.positionMs > 0, let session {
+                // Seeked while stopped: the seek is made once pre-rolled, and about-to-finish
+                // queues nothing until it is (see `GStreamerSession.beginSeek`).
+                pendingSeekMs = state.value.positionMs
+                switch session.beginSeek(current: start) {
+                case .flush(let newGeneration), .restart(let newGeneration): generation = newGeneration
+                }
+            }
             setState(.playing)
             transition(status: .playing, index: start, positionMs: state.value.positionMs, force: start != index)
         } else {
@@ -168,7 +195,7 @@ public final class GStreamerPlayer: Player {
     public func stop() async {
         record(command: "stop", entryIndex: state.value.currentIndex)
         stopProgress()
-        setState(.ready)
+        setState(.null)
         generation = session?.move(to: state.value.currentIndex) ?? generation
         transition(status: .stopped, index: state.value.currentIndex, positionMs: 0)
     }
@@ -182,9 +209,22 @@ public final class GStreamerPlayer: Player {
             state.update { $0.positionMs = clamped }
             return
         }
+        guard let session, let index = state.value.currentIndex else { return }
         // A seek flushes what was queued for gapless: that file is asked for again near the end.
-        generation = session?.move(to: state.value.currentIndex) ?? generation
-        if !seekPipeline(toMs: clamped) {
+        switch session.beginSeek(current: index) {
+        case .flush(let newGeneration):
+            generation = newGeneration
+            if !seekPipeline(toMs: clamped) {
+                pendingSeekMs = clamped
+            }
+        case .restart(let newGeneration):
+            // playbin may already hold the next file: a flushing seek now would make the current
+            // file drain again and deadlock inside playbin. Start the file again instead.
+            generation = newGeneration
+            let status = state.value.status
+            setState(.null)
+            setURI(queue[index].uri)
+            setState(status == .playing ? .playing : .paused)
             pendingSeekMs = clamped
         }
         state.update { $0.positionMs = clamped }
@@ -208,8 +248,10 @@ public final class GStreamerPlayer: Player {
     /// Makes `index` current from its start (skipping files gone from disk), keeping
     /// playing/paused/stopped; past the end, finishes.
     private func move(to requested: Int, problem: AudioPlaybackError? = nil) {
+        endWatch?.cancel()
+        endWatch = nil
         stopProgress()
-        setState(.ready)
+        setState(.null)
         guard let index = firstPlayable(from: requested) else {
             generation = session?.move(to: nil) ?? generation
             finishQueue(problem: problem)
@@ -231,6 +273,11 @@ public final class GStreamerPlayer: Player {
     private func firstPlayable(from index: Int) -> Int? {
         var index = index
         while queue.indices.contains(index) {
+            if failedAhead.contains(index) {
+                // Its error was logged and said when it failed.
+                index += 1
+                continue
+            }
             if let path = queue[index].filePath, GStreamerSession.exists(path) { return index }
             skipped(index, because: queue[index].filePath.map { AudioPlaybackError.fileMissing(path: $0) } ?? .playbackFailed(path: nil))
             index += 1
@@ -248,7 +295,7 @@ public final class GStreamerPlayer: Player {
 
     private func finishQueue(problem: AudioPlaybackError? = nil) {
         stopProgress()
-        setState(.ready)
+        setState(.null)
         let last = state.value.currentIndex
         var finished = PlayerState()
         finished.queueCount = queue.count
@@ -265,8 +312,7 @@ public final class GStreamerPlayer: Player {
     private func handle(_ event: BusEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }
         switch event {
-        case .streamStart:
-            guard let (index, gone) = session?.takeQueued() else { return }
+        case .started(let index, let gone):
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
@@ -278,15 +324,18 @@ public final class GStreamerPlayer: Player {
         case .asyncDone:
             if let seek = pendingSeekMs {
                 pendingSeekMs = nil
-                _ = seekPipeline(toMs: seek)
+                if !seekPipeline(toMs: seek) { session?.seekDone() }
+            } else {
+                // The seek (or the pre-roll) is done: about-to-finish may hand playbin the next file.
+                session?.seekDone()
             }
             updateProgress()
         case .durationChanged:
             updateProgress()
         case .missingPlugin(let caps):
             missingPlugin = caps
-        case .error(let domain, let code, _, let fromSink):
-            let failing = session?.failingIndex ?? state.value.currentIndex
+        case .error(let domain, let code, _, let fromSink, let index):
+            let failing = index ?? state.value.currentIndex
             let path = failing.flatMap { queue.indices.contains($0) ? queue[$0].filePath : nil }
             let error = Self.map(domain: domain, code: code, fromSink: fromSink, missingPlugin: missingPlugin, path: path)
             missingPlugin = nil
@@ -297,11 +346,65 @@ public final class GStreamerPlayer: Player {
             case .noAudioOutput, .invalidSink, .playerUnavailable:
                 // Nothing in the queue can play either: stop and say why.
                 stopProgress()
-                setState(.ready)
+                setState(.null)
                 generation = session?.move(to: state.value.currentIndex) ?? generation
                 transition(status: .stopped, index: state.value.currentIndex, positionMs: 0, problem: error)
             default:
-                move(to: (failing ?? 0) + 1, problem: error)
+                guard let current = state.value.currentIndex, state.value.status == .playing else {
+                    move(to: (failing ?? 0) + 1, problem: error)
+                    return
+                }
+                // Never move (a state change) the moment an error arrives: it is posted while
+                // playbin may be switching groups on a streaming thread (a file queued behind the
+                // playing one fails inside that switch), and changing the state then deadlocks
+                // inside playbin. The failed entry is marked; the player moves on once the
+                // playing file's stream has stopped (its end, or the failed file's own stop).
+                if let failing, failing > current {
+                    // A file queued behind the playing one: the playing file goes on, and the
+                    // failed entry is passed over when it ends (watched: playbin posts nothing).
+                    failedAhead.insert(failing)
+                    state.update { $0.problem = error.message }
+                    watchForEnd(of: current, problem: error)
+                    return
+                }
+                // The playing file failed: its stream has stopped. Move on a moment later, once
+                // a group switch playbin may be making on a streaming thread is over.
+                let failedGeneration = generation
+                endWatch?.cancel()
+                endWatch = clock.schedule(afterMs: 2 * progressIntervalMs) { [weak self] in
+                    guard let self, self.generation == failedGeneration else { return }
+                    self.endWatch = nil
+                    self.move(to: (failing ?? current) + 1, problem: error)
+                }
+            }
+        }
+    }
+
+    /// After a queued file failed: playbin plays the current file to its end and then waits for
+    /// the failed one, posting nothing. Once the position reaches the file's duration (or stops
+    /// moving while playing), the file has drained and nothing streams: the player moves on.
+    private func watchForEnd(of index: Int, problem: AudioPlaybackError) {
+        endWatch?.cancel()
+        endWatchLastMs = nil
+        let watchedGeneration = generation
+        endWatch = clock.schedule(afterMs: progressIntervalMs) { [weak self] in
+            guard let self, self.generation == watchedGeneration, self.state.value.currentIndex == index else { return }
+            guard self.state.value.status == .playing else {
+                // Paused: look again later.
+                self.watchForEnd(of: index, problem: problem)
+                return
+            }
+            // Unknown (-1) counts as not moving: playbin stops answering once it waits for the
+            // failed file.
+            let position = self.queryPositionMs() ?? -1
+            let duration = self.queryDurationMs() ?? self.state.value.durationMs
+            let ended = (duration > 0 && position >= duration - 20) || self.endWatchLastMs == position
+            if ended {
+                self.endWatch = nil
+                self.move(to: index + 1, problem: problem)
+            } else {
+                self.watchForEnd(of: index, problem: problem)
+                self.endWatchLastMs = position
             }
         }
     }
@@ -370,7 +473,9 @@ public final class GStreamerPlayer: Player {
     // MARK: - The pipeline
 
     private enum PipelineState: Int32 {
-        case ready = 2, paused = 3, playing = 4
+        /// Stopped, both of playbin's groups disposed of (see the type's notes: never READY).
+        case null = 1
+        case paused = 3, playing = 4
     }
 
     private func setState(_ target: PipelineState) {
@@ -439,7 +544,7 @@ private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutab
     }
 }
 
-/// Lets the bus thread's closures reach the player without keeping it alive.
+/// Lets the bus handler's closures reach the player without keeping it alive.
 private final class WeakPlayer: @unchecked Sendable {
     weak var player: GStreamerPlayer?
     init(_ player: GStreamerPlayer) { self.player = player }

@@ -18,7 +18,9 @@
 extern "C" {
 #endif
 
-#define CRATE_PLUGIN_ABI_VERSION 1
+/// 2: the GStreamer table gained `bus_set_message_handler` and `message_source_uri` (bus messages
+/// are taken where they are posted).
+#define CRATE_PLUGIN_ABI_VERSION 2
 
 /// libCrateCoverCheck.so
 typedef struct {
@@ -106,6 +108,15 @@ typedef struct {
     void *(*discoverer_new)(uint64_t timeout_ns);
     /// The "album" tag of a file read with the discoverer, or NULL. free_string.
     char *(*discover_album)(void *discoverer, const char *uri);
+    /// Takes every message of `bus` on the thread that posts it (a bus sync handler): `handler`
+    /// gets the message (borrowed, valid during the call) and it is then dropped, so nothing
+    /// queues on the bus. NULL removes the handler. The handler must not change any element's
+    /// state, nor wait for a thread that may be posting.
+    void (*bus_set_message_handler)(void *bus, void (*handler)(void *message, void *data), void *data);
+    /// The URI of the file a message comes from: the "uri" property of the nearest element above
+    /// the message's source that has one (playbin's per-file uridecodebin), playbin itself
+    /// excluded (its "uri" is the next file). NULL when there is none (a sink's message). free_string.
+    char *(*message_source_uri)(void *message);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);
