@@ -14,90 +14,10 @@ _Static_assert(CRATE_GST_STREAM_ERROR_CODEC_NOT_FOUND == GST_STREAM_ERROR_CODEC_
 _Static_assert(CRATE_GST_RESOURCE_ERROR_NOT_FOUND == GST_RESOURCE_ERROR_NOT_FOUND &&
                CRATE_GST_RESOURCE_ERROR_OPEN_READ == GST_RESOURCE_ERROR_OPEN_READ, "GstResourceError");
 
-// playbin (gst-plugins-base 1.22) links each decoded pad of a file to a combiner sink pad and
-// stores that pad on it ("playbin.sinkpad"). When a group is torn down while a streaming thread
-// switches groups, the combiner pad can be released and freed before the decoded pad is removed;
-// playbin's pad-removed handler then unlinks the freed pad and aborts the process
-// (`pad_removed_cb`: `combiner != NULL`, docs/reliability.md #23). Two emission hooks (they run
-// before any handler) keep that handler away from dead pads:
-// - every request sink pad added to an element is remembered by a weak reference;
-// - before "pad-removed" is handled, a "playbin.sinkpad" that is gone, or no longer belongs to an
-//   element, is taken off the removed pad, and playbin takes its "not linked" path.
-GST_DEBUG_CATEGORY_STATIC(crate_debug);
-#define GST_CAT_DEFAULT crate_debug
-static GMutex crate_pads_lock;
-static GHashTable *crate_request_pads; // GstPad* (not owned) -> GWeakRef*
-
-static void crate_free_weak_ref(gpointer data) {
-    GWeakRef *ref = data;
-    g_weak_ref_clear(ref);
-    g_free(ref);
-}
-
-static gboolean crate_sweep_dead(gpointer key, gpointer value, gpointer data) {
-    (void)key;
-    (void)data;
-    GObject *object = g_weak_ref_get((GWeakRef *)value);
-    if (!object) return TRUE;
-    g_object_unref(object);
-    return FALSE;
-}
-
-static gboolean crate_pad_added_hook(GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data) {
-    (void)hint;
-    (void)data;
-    if (n < 2) return TRUE;
-    GstPad *pad = g_value_get_object(&values[1]);
-    if (!pad || !GST_IS_PAD(pad) || GST_PAD_DIRECTION(pad) != GST_PAD_SINK) return TRUE;
-    GstPadTemplate *templ = GST_PAD_PAD_TEMPLATE(pad);
-    if (!templ || GST_PAD_TEMPLATE_PRESENCE(templ) != GST_PAD_REQUEST) return TRUE;
-    GWeakRef *ref = g_new0(GWeakRef, 1);
-    g_weak_ref_init(ref, pad);
-    g_mutex_lock(&crate_pads_lock);
-    // Dead pads are forgotten only in bulk, thousands of pads later: the race lasts milliseconds.
-    if (g_hash_table_size(crate_request_pads) > 4096) g_hash_table_foreach_remove(crate_request_pads, crate_sweep_dead, NULL);
-    g_hash_table_replace(crate_request_pads, pad, ref);
-    g_mutex_unlock(&crate_pads_lock);
-    return TRUE;
-}
-
-static gboolean crate_pad_removed_hook(GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data) {
-    (void)hint;
-    (void)data;
-    if (n < 2) return TRUE;
-    GstPad *pad = g_value_get_object(&values[1]);
-    if (!pad) return TRUE;
-    gpointer peer = g_object_get_data(G_OBJECT(pad), "playbin.sinkpad");
-    if (!peer) return TRUE;
-    GObject *live = NULL;
-    g_mutex_lock(&crate_pads_lock);
-    GWeakRef *ref = g_hash_table_lookup(crate_request_pads, peer);
-    if (ref) live = g_weak_ref_get(ref);
-    if (ref && !live) g_hash_table_remove(crate_request_pads, peer);
-    g_mutex_unlock(&crate_pads_lock);
-    if (!ref) return TRUE; // not a pad these hooks saw requested: left to playbin
-    gboolean usable = FALSE;
-    if (live) {
-        GstObject *parent = gst_object_get_parent(GST_OBJECT(live));
-        usable = parent != NULL;
-        if (parent) gst_object_unref(parent);
-        g_object_unref(live);
-    }
-    if (!usable) {
-        GST_WARNING("pad %s removed while its combiner pad is already gone: kept from playbin", GST_OBJECT_NAME(pad));
-        g_object_set_data(G_OBJECT(pad), "playbin.sinkpad", NULL);
-    }
-    return TRUE;
-}
-
 static void crate_init(void) {
     static gsize once = 0;
     if (g_once_init_enter(&once)) {
         gst_init(NULL, NULL);
-        GST_DEBUG_CATEGORY_INIT(crate_debug, "crate", 0, "Crate's GStreamer plugin");
-        crate_request_pads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, crate_free_weak_ref);
-        g_signal_add_emission_hook(g_signal_lookup("pad-added", GST_TYPE_ELEMENT), 0, crate_pad_added_hook, NULL, NULL);
-        g_signal_add_emission_hook(g_signal_lookup("pad-removed", GST_TYPE_ELEMENT), 0, crate_pad_removed_hook, NULL, NULL);
         g_once_init_leave(&once, 1);
     }
 }
