@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CrateCore", targets: ["CrateCore"]),
         .executable(name: "crate", targets: ["crate"]),
         .executable(name: "CrateDesktop", targets: ["CrateDesktop"]),
+        .executable(name: "crate-player", targets: ["crate-player"]),
         // The heavy libraries, loaded with dlopen at first use (crate_plugins.h): tier-0
         // verification over OpenCV, the player's GStreamer calls, the Secret Service (libsecret,
         // GIO, libgcrypt). Nothing links them; they
@@ -132,6 +133,12 @@ let package = Package(
             name: "crate",
             dependencies: ["CrateCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The player process: GStreamer runs here, not in the window or the CLI (a playbin abort
+        // must not take them down). docs/decisions/0032-the-player-in-a-process-of-its-own.md
+        .executableTarget(
+            name: "crate-player",
+            dependencies: ["CrateCore", "CrateAudio"]
+        ),
         .executableTarget(
             name: "crate-bench",
             // The loopback fixture server stands in for ListenBrainz and MusicBrainz in `wall` and `artist`.
@@ -160,11 +167,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CrateCoreTests",
-            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport"]
+            dependencies: ["CrateCore", "CrateAudio", "CrateTestSupport", "crate-player"]
         ),
         .testTarget(
             name: "CrateCLITests",
-            dependencies: ["CrateCLI", "CrateCore", "CrateLive", "CrateTestSupport", "crate"]
+            dependencies: ["CrateCLI", "CrateCore", "CrateLive", "CrateTestSupport", "crate", "crate-player"]
         ),
     ]
 )

@@ -109,9 +109,12 @@ struct PlayCommand: AsyncParsableCommand {
     private static func playFiles(albumID: Int64, grid: GridContext?, database: AppDatabase, paths: CratePaths) async -> Bool {
         let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
         log.onLine = { print($0) }
-        let player: GStreamerPlayer
+        let player: PlayerProcess
         do {
-            player = try GStreamerPlayer(log: log, sinkDescription: ProcessInfo.processInfo.environment["CRATE_AUDIO_SINK"])
+            // GStreamer runs in the player process; its plugin is looked for here so a missing one is said at once.
+            try PluginLoader.locate(.gstreamer)
+            player = PlayerProcess(log: log, executable: try PlayerProcess.locate(),
+                                   sinkDescription: ProcessInfo.processInfo.environment["CRATE_AUDIO_SINK"])
         } catch {
             Terminal.warn(UserMessage.text(for: error))
             return false

@@ -27,7 +27,7 @@ extension CrateApplication {
 
     static func describePlayer(_ player: any Player, problem: String?) -> String {
         let environment = ProcessInfo.processInfo.environment
-        if player is GStreamerPlayer {
+        if player is PlayerProcess {
             let sink = environment["CRATE_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
             return L10n.tr("GStreamer, gapless (sink: %@)", sink.map { L10n.tr("%@, from CRATE_AUDIO_SINK", $0) } ?? L10n.tr("the default audio device"))
         }

@@ -16,7 +16,7 @@ extension CrateApplication {
         StartupTiming.mark("app model built")
         self.model = model
         // Real playback plays files from the music folder; the log player plays track lists.
-        if player is GStreamerPlayer { model.playback.albumFiles = .musicFolder(database) }
+        if player is PlayerProcess { model.playback.albumFiles = .musicFolder(database) }
         if let problem = model.settingsProblem { window.banner.show(problem, isError: true) }
         if let playerProblem { window.banner.show(playerProblem, isError: true) }
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
@@ -57,17 +57,19 @@ extension CrateApplication {
         }
     }
 
-    /// GStreamer (the sink from `CRATE_AUDIO_SINK`, else the sound card); `CRATE_PLAYER=log`, or
-    /// a GStreamer that cannot start, gives the log player, which plays no audio. GStreamer itself
-    /// is opened at the first album played, not here (the window's first frame does not wait for
-    /// it); only the playback plugin's presence is checked now, so a missing one is said at once.
+    /// GStreamer in the player process (the sink from `CRATE_AUDIO_SINK`, else the sound card);
+    /// `CRATE_PLAYER=log`, or a player that cannot be found, gives the log player, which plays no
+    /// audio. The player process starts at the first album played, not here (the window's first
+    /// frame does not wait for it); only its presence and the playback plugin's are checked now,
+    /// so a missing one is said at once.
     static func makePlayer(paths: CratePaths) -> (any Player, String?) {
         let environment = ProcessInfo.processInfo.environment
         let log = PlaybackLog(fileURL: PlaybackLog.defaultURL(paths: paths))
         if environment["CRATE_PLAYER"] != "log" {
             do {
                 try PluginLoader.locate(.gstreamer)
-                return (try GStreamerPlayer(log: log, sinkDescription: environment["CRATE_AUDIO_SINK"], deferred: true), nil)
+                let executable = try PlayerProcess.locate(environment: environment)
+                return (PlayerProcess(log: log, executable: executable, sinkDescription: environment["CRATE_AUDIO_SINK"]), nil)
             } catch {
                 return (LogPlayer(clock: LivePlaybackClock(), log: log), UserMessage.text(for: error))
             }

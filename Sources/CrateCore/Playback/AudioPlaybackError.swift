@@ -2,7 +2,7 @@ import Foundation
 
 /// Errors of real playback (the music folder and GStreamer); messages are decided here. No
 /// GStreamer text reaches the user: the player maps each bus error to one of these.
-public enum AudioPlaybackError: Error, Equatable, Sendable {
+public enum AudioPlaybackError: Error, Equatable, Sendable, Codable {
     /// The album has no files in the music folder.
     case notInMusicFolder(albumID: Int64)
     /// Several albums in the music folder fit; Crate lists them instead of guessing.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Playback errors the user can see; messages are decided here.
-public enum PlaybackError: Error, Equatable, Sendable {
+public enum PlaybackError: Error, Equatable, Sendable, Codable {
     /// The album id is not in the library.
     case albumNotFound(Int64)
     /// Neither the library nor a lookup has this album's track list.

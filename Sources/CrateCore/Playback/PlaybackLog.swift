@@ -10,6 +10,9 @@ public final class PlaybackLog {
     public let fileURL: URL?
     /// Called with every line as it is appended (the CLI prints them).
     public var onLine: ((String) -> Void)?
+    /// Called with every line as it is appended, before it is encoded (the player process sends
+    /// them to the window).
+    public var onAppend: ((PlaybackLogLine) -> Void)?
     /// Every line appended by this instance, oldest first.
     public private(set) var lines: [String] = []
     /// Why the file could not be written, once that happened.
@@ -26,6 +29,7 @@ public final class PlaybackLog {
     }
 
     public func append(_ line: PlaybackLogLine) {
+        onAppend?(line)
         let text = line.encoded()
         lines.append(text)
         onLine?(text)

@@ -1,7 +1,7 @@
 /// A player's observable state.
 public struct PlayerState: Equatable, Sendable {
     /// The three things a player can be doing. Nothing here can shuffle or repeat.
-    public enum Status: String, Equatable, Sendable {
+    public enum Status: String, Equatable, Sendable, Codable {
         case stopped
         case playing
         case paused

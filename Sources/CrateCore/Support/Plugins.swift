@@ -8,7 +8,7 @@ import Glibc
 /// The parts of Crate built as their own shared objects so that no process pays for loading their
 /// libraries until it uses them (docs/decisions, "Heavy libraries loaded at first use"): the
 /// executables link neither OpenCV nor GStreamer.
-public enum CratePlugin: String, CaseIterable, Sendable {
+public enum CratePlugin: String, CaseIterable, Sendable, Codable {
     /// Tier-0 verification (C++ over OpenCV): `crate_cover_check_table`.
     case coverCheck = "CrateCoverCheck"
     /// The player's GStreamer calls: `crate_gstreamer_table`.
@@ -48,7 +48,7 @@ public enum CratePlugin: String, CaseIterable, Sendable {
 
 /// A plugin that is not there or cannot be used. Nothing crashes: verification is then
 /// unavailable (tier 0 answers nothing, as for an album without artwork) and playback says so.
-public enum PluginError: Error, Equatable, Sendable {
+public enum PluginError: Error, Equatable, Sendable, Codable {
     /// No `lib<Name>.so` in any of the folders searched.
     case notInstalled(CratePlugin, searched: [String])
     /// The file is there but the dynamic loader refused it (usually a library it needs, OpenCV or

@@ -116,31 +116,6 @@ struct GStreamerPlayerTests {
         #expect(rig.store.state.value.message?.contains("02.flac is no longer in your music folder") == true)
     }
 
-    @Test("A corrupt file (garbage) and a truncated one are skipped or cut short, never a hang")
-    func corruptAndTruncated() async throws {
-        let temp = try TemporaryDirectory()
-        // In real time: decoded as fast as the CPU goes, a 0.3 s track can end before its
-        // "playing" line is observed, and the order check below would miss it under load.
-        let rig = try rig(temp, sink: Self.realTimeSink)
-        defer { rig.player.close() }
-        let dir = rig.fixture.root + "/Tagged Artist/Three Songs"
-        // Indexed as good, damaged afterwards: what a disk error or a half-finished copy does.
-        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: dir + "/02.flac"))
-        let third = try Data(contentsOf: URL(fileURLWithPath: dir + "/03.flac"))
-        try third.prefix(third.count / 2).write(to: URL(fileURLWithPath: dir + "/03.flac"))
-        await rig.store.play(albumID: rig.fixture.threeSongs, grid: GridContext(albumIDs: [rig.fixture.threeSongs, rig.fixture.untagged], tappedIndex: 0))
-        #expect(await waitUntilDone(rig))
-        let lines = try PlaybackFixtures.decode(rig.log.lines)
-        let errors = lines.filter { $0.state == "error" }
-        #expect(errors.contains { $0.track?.title == "Song 2" && $0.message?.contains("damaged or not audio") == true })
-        // The next album still played, from its first track: an error the damaged files posted
-        // late (typefind posts two) or one from the truncated file after the next was queued
-        // is theirs, never the next track's.
-        let titles = try played(rig.log)
-        #expect(titles.suffix(2) == ["First", "Second"], "played: \(titles); errors: \(errors.map { ($0.track?.title ?? "-") + ": " + ($0.message ?? "") })")
-        #expect(errors.allSatisfy { $0.track?.title == "Song 2" || $0.track?.title == "Song 3" }, "errors: \(errors.map { $0.track?.title ?? "-" })")
-    }
-
     @Test("A sink that cannot open (no sound output) stops with a message instead of hanging")
     func noAudioOutput() async throws {
         try #require(GStreamerRuntime.hasElement("pulsesink"), "pulsesink is part of gstreamer1.0-pulseaudio")
