@@ -10,6 +10,9 @@ import Foundation
 /// playback carries on from the same track and position. A track the player dies on twice is
 /// skipped; a player that dies `restartLimit` times within a minute stops playback and says so.
 ///
+/// - A player that hangs (playbin can deadlock inside its own group switch, the same section) is
+///   treated as one that died: a command unanswered for `answerLimitMs`, or a track "playing"
+///   with no progress for `stallLimitMs`, gets the process killed and started again.
 /// - Every command waits for the player's reply, which comes after the state lines the command
 ///   caused: when a command returns, `state` shows what it did, as with an in-process player.
 /// - The process starts at the first command (the window's start does not pay for it) and ends
@@ -22,6 +25,11 @@ public final class PlayerProcess: Player {
     /// Deaths within `restartWindowMs` after which playback stops instead of restarting.
     public static let restartLimit = 3
     public static let restartWindowMs = 60_000
+    /// How long a command may go unanswered, and a playing track without progress, before the
+    /// player counts as hung. The first command also opens GStreamer, which on a first run
+    /// rebuilds its plugin registry: seconds, not minutes.
+    public static let defaultAnswerLimitMs = 15_000
+    public static let defaultStallLimitMs = 10_000
 
     public let state = ObservableValue(PlayerState())
     /// Software volume, 0…1.
@@ -41,7 +49,13 @@ public final class PlayerProcess: Player {
     private let progressIntervalMs: Int
     private let log: PlaybackLog
     private let clock: any PlaybackClock
+    private let answerLimitMs: Int
+    private let stallLimitMs: Int
     private var child: Child?
+    /// When each unanswered request was sent (clock ms), and when playback last moved on.
+    private var sentAt: [Int: Int] = [:]
+    private var lastProgress: (index: Int?, positionMs: Int, atMs: Int)?
+    private var watchdog: ClockTimer?
     private var queue: [QueueEntry] = []
     private var nextRequestID = 0
     private var waiting: [Int: CheckedContinuation<(any Error)?, Never>] = [:]
@@ -59,8 +73,11 @@ public final class PlayerProcess: Player {
 
     /// `executable` is `crate-player`'s path (`locate()`); `sinkDescription` is `CRATE_AUDIO_SINK`.
     public init(log: PlaybackLog, executable: String, sinkDescription: String? = nil, progressIntervalMs: Int = 250,
-                clock: any PlaybackClock = LivePlaybackClock()) {
+                clock: any PlaybackClock = LivePlaybackClock(), answerLimitMs: Int = defaultAnswerLimitMs,
+                stallLimitMs: Int = defaultStallLimitMs) {
         self.log = log
+        self.answerLimitMs = answerLimitMs
+        self.stallLimitMs = stallLimitMs
         self.executable = executable
         self.sinkDescription = sinkDescription
         self.progressIntervalMs = progressIntervalMs
@@ -88,6 +105,8 @@ public final class PlayerProcess: Player {
         closed = true
         if let child { child.closeInput() }
         child = nil
+        watchdog?.cancel()
+        watchdog = nil
         resumeAll()
     }
 
@@ -128,6 +147,8 @@ public final class PlayerProcess: Player {
         let id = nextRequestID
         let failure: (any Error)? = await withCheckedContinuation { continuation in
             waiting[id] = continuation
+            sentAt[id] = clock.nowMs
+            ensureWatchdog()
             // A player that is gone answers nothing: its end (seen by the reader) answers this.
             _ = child.send(PlayerWire.Request(id: id, command: command))
         }
@@ -142,13 +163,48 @@ public final class PlayerProcess: Player {
             }
         }
         self.child = child
+        lastProgress = nil
         return child
+    }
+
+    // MARK: - A player that hangs
+
+    /// Looks every half second while a command waits or a track plays; idle, nothing wakes up.
+    private func ensureWatchdog() {
+        guard watchdog == nil, !closed else { return }
+        watchdog = clock.schedule(afterMs: 500) { [weak self] in
+            guard let self else { return }
+            self.watchdog = nil
+            self.checkHealth()
+            if !self.sentAt.isEmpty || self.state.value.status == .playing || self.recovering { self.ensureWatchdog() }
+        }
+    }
+
+    /// Kills a player that stopped answering or stopped moving; its end then restarts it.
+    private func checkHealth() {
+        guard let child, !child.isEnding else { return }
+        let now = clock.nowMs
+        if let oldest = sentAt.values.min(), now - oldest > answerLimitMs {
+            child.kill(reason: L10n.tr("not answering"))
+        } else if let progress = lastProgress, !recovering, state.value.status == .playing, now - progress.atMs > stallLimitMs {
+            child.kill(reason: L10n.tr("stuck"))
+        }
+    }
+
+    /// Notes when a playing track last moved on (a paused or stopped one counts as moving).
+    private func noteProgress(_ wire: PlayerWire.State) {
+        let now = clock.nowMs
+        if wire.status != .playing || lastProgress?.index != wire.currentIndex || lastProgress?.positionMs != wire.positionMs {
+            lastProgress = (wire.currentIndex, wire.positionMs, now)
+        }
+        if wire.status == .playing { ensureWatchdog() }
     }
 
     private func receive(_ event: Child.Event, from child: Child) {
         guard child === self.child else { return }
         switch event {
         case .report(.state(let wire)):
+            noteProgress(wire)
             let new = wire.playerState(queue: queue)
             if recovering { recoveredState = new } else { state.set(new) }
         case .report(.log(var line)):
@@ -156,6 +212,7 @@ public final class PlayerProcess: Player {
             line.elapsed_ms = clock.nowMs
             log.append(line)
         case .report(.reply(let id, let failure)):
+            sentAt.removeValue(forKey: id)
             waiting.removeValue(forKey: id)?.resume(returning: failure?.error)
         case .unreadable(let text):
             Log.error("crate-player sent a line Crate cannot read: \(text)")
@@ -173,6 +230,7 @@ public final class PlayerProcess: Player {
         // Requests in flight are answered once the new player has caught up (or given up).
         heldReplies += waiting.values
         waiting = [:]
+        sentAt = [:]
         let now = clock.nowMs
         deaths = deaths.filter { now - $0 < Self.restartWindowMs } + [now]
         guard let index = last.currentIndex, queue.indices.contains(index) else {
@@ -264,6 +322,7 @@ public final class PlayerProcess: Player {
     private func resumeAll() {
         let pending = Array(waiting.values) + heldReplies
         waiting = [:]
+        sentAt = [:]
         heldReplies = []
         for continuation in pending { continuation.resume(returning: AudioPlaybackError.playerUnavailable) }
     }
@@ -282,6 +341,19 @@ private final class Child: @unchecked Sendable {
     private let input: Int32
     private let lock = NSLock()
     private var inputOpen = true
+    /// Why this side killed the process, if it did: its end is then told in these words.
+    private var killReason: String?
+
+    var isEnding: Bool { lock.withLock { killReason != nil } }
+
+    /// Kills a hung player (SIGKILL stops a stopped or deadlocked process too).
+    func kill(reason: String) {
+        lock.withLock { killReason = reason }
+        _ = Glibc.kill(pid, SIGKILL)
+    }
+
+    /// How the process ended, in the words of the message: this side's reason when it killed it.
+    func endReason(_ status: String) -> String { lock.withLock { killReason } ?? status }
 
     private init(pid: pid_t, input: Int32) {
         self.pid = pid
@@ -330,6 +402,9 @@ private final class Child: @unchecked Sendable {
 
         var environment = ProcessInfo.processInfo.environment
         environment["CRATE_AUDIO_SINK"] = sinkDescription
+        // A crash in the player is GStreamer's (its own message is on standard error): Swift's
+        // backtracer would only hold the restart back by seconds. SWIFT_BACKTRACE set by hand wins.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         let arguments = [executable, "--progress-ms", String(progressIntervalMs)]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -356,7 +431,7 @@ private final class Child: @unchecked Sendable {
             }
         }, onEnd: {
             child.closeInput()
-            onEvent(child, .ended(reason: Self.reap(spawned)))
+            onEvent(child, .ended(reason: child.endReason(Self.reap(spawned))))
         })
         return child
     }

@@ -27,10 +27,15 @@ while let argument = arguments.popFirst() {
 }
 
 nonisolated(unsafe) var hostKeeper: AnyObject?
+// Reports get a descriptor of their own; standard output becomes standard error, so nothing a
+// library prints (GLib prints its assertion failures to standard output) can break a report.
+let reports = dup(STDOUT_FILENO)
+dup2(STDERR_FILENO, STDOUT_FILENO)
+
 MainActor.assumeIsolated {
     do {
         let host = try PlayerHost(sinkDescription: ProcessInfo.processInfo.environment["CRATE_AUDIO_SINK"],
-                                  progressIntervalMs: progressIntervalMs)
+                                  progressIntervalMs: progressIntervalMs, output: reports)
         host.run()
         // Kept for the life of the process.
         hostKeeper = host

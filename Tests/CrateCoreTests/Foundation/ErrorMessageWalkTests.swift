@@ -1,3 +1,4 @@
+import CrateAudio
 import Foundation
 import Testing
 @testable import CrateCore
@@ -277,6 +278,20 @@ struct ErrorMessageWalkTests {
             case .notInstalled: 0
             case .cannotLoad: 1
             case .incompatible: 2
+            }
+        },
+        Walk([PlayerProcessError.notInstalled(searched: ["/opt/crate/bin", "/opt/crate/lib/crate"]),
+              .couldNotStart(path: "/opt/crate/lib/crate/crate-player", errno: EACCES), .endedAtStart(reason: "exit status 1"),
+              .failed("The player could not open the file."), .restarted(path: "/music/A/B/02.flac", reason: "Aborted"),
+              .restarted(path: nil, reason: "Killed"), .stoppedTwice(path: "/music/A/B/02.flac"), .keepsStopping(count: 3)], cases: 7) {
+            switch $0 {
+            case .notInstalled: 0
+            case .couldNotStart: 1
+            case .endedAtStart: 2
+            case .failed: 3
+            case .restarted: 4
+            case .stoppedTwice: 5
+            case .keepsStopping: 6
             }
         },
         Walk([TagReadProblem.empty, .unreadable, .noAudio], cases: 3) {
