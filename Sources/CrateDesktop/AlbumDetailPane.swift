@@ -161,7 +161,7 @@ final class AlbumDetailPane {
             playIcon = icon
             onPlayIcon?(icon)
         }
-        let nowPlaying = thisAlbum ? playback.nowPlayingTrack?.id.map { TrackListView.NowPlaying(trackID: $0, isPlaying: playing) } : nil
+        let nowPlaying = thisAlbum ? playback.nowPlayingTrack.map { TrackListView.NowPlaying(disc: $0.disc, position: $0.position, isPlaying: playing) } : nil
         tracks.show(state.tracks, keyTracks: state.keyTrackIDs, nowPlaying: nowPlaying)
     }
 

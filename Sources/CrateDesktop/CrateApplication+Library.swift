@@ -16,7 +16,11 @@ extension CrateApplication {
         StartupTiming.mark("app model built")
         self.model = model
         // Real playback plays files from the music folder; the log player plays track lists.
-        if player is PlayerProcess { model.playback.albumFiles = .musicFolder(database) }
+        if player is PlayerProcess {
+            model.playback.albumFiles = .musicFolder(database)
+            model.detail.albumFiles = .musicFolder(database)
+            model.artistDetail.albumFiles = .musicFolder(database)
+        }
         if let problem = model.settingsProblem { window.banner.show(problem, isError: true) }
         if let playerProblem { window.banner.show(playerProblem, isError: true) }
         window.attach(library: model.library, history: model.history, detail: model.detail, database: database)

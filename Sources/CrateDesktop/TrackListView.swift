@@ -5,9 +5,12 @@ import CrateCore
 /// tracks carry a star, and the track playing now is marked (its button pauses).
 @MainActor
 final class TrackListView {
-    /// What the list shows about playback: the playing track of this album and whether it plays.
+    /// What the list shows about playback: the playing track of this album (by disc and
+    /// position, which is also how tracks read from files are known: they have no id) and
+    /// whether it plays.
     struct NowPlaying: Equatable {
-        var trackID: Int64
+        var disc: Int
+        var position: Int
         var isPlaying: Bool
     }
 
@@ -62,7 +65,7 @@ final class TrackListView {
                 gtk_list_box_append(crate_list_box(list), header)
                 lastDisc = track.disc
             }
-            let playing = track.id != nil && track.id == nowPlaying?.trackID ? nowPlaying : nil
+            let playing = track.disc == nowPlaying?.disc && track.position == nowPlaying?.position ? nowPlaying : nil
             if playing != nil { playingIndex = index }
             let trackRow = row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing)
             rowWidgets.append(trackRow)

@@ -80,6 +80,9 @@ public final class AlbumDetailStore {
     private var generateReview: ReviewGenerator?
     private var wallDetails: WallDetails?
     private var wallAdd: WallAdd?
+    /// Where real playback finds files: an album with no track list of its own shows the tracks
+    /// of its files (what Play will play). Nil with the log player.
+    public var albumFiles: AlbumFiles?
     /// The shown wall album's details once they arrived (what "Add to Crate" saves).
     private var shownWallDetails: ReleaseDetails?
     /// Bumped when an album is shown: results for the previous one (reads, a review being
@@ -260,12 +263,16 @@ public final class AlbumDetailStore {
     private func read(albumID: Int64) async throws -> (Album?, [Track], Review?, DiscogsLink?) {
         let database = self.database
         let lookup = lookupReview
+        let files = albumFiles
         return try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?, DiscogsLink?) in
             guard let album = try database.album(id: albumID) else { return (nil, [], nil, nil) }
             var link: DiscogsLink?
             // A library the Discogs migration has not reached yet, or any read failure, just hides the button.
             if case .linked(let found) = (try? database.discogsState(forAlbum: albumID)) ?? nil { link = found }
-            return (album, try database.tracks(forAlbum: albumID), try lookup(album), link)
+            var tracks = try database.tracks(forAlbum: albumID)
+            // No track list, but files in the music folder: those are what Play plays.
+            if tracks.isEmpty, let files, let fromFiles = try? files.resolve(album).tracks { tracks = fromFiles }
+            return (album, tracks, try lookup(album), link)
         }.value
     }
 
