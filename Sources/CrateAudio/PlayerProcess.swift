@@ -21,7 +21,7 @@ import Foundation
 @MainActor
 public final class PlayerProcess: Player {
     /// The executable's name, found like the plugins are (`PlayerProcess.locate`).
-    public static let executableName = "crate-player"
+    public nonisolated static let executableName = "crate-player"
     /// Deaths within `restartWindowMs` after which playback stops instead of restarting.
     public static let restartLimit = 3
     public static let restartWindowMs = 60_000
@@ -87,7 +87,7 @@ public final class PlayerProcess: Player {
     }
 
     /// `$CRATE_PLAYER_PATH` when set; otherwise `crate-player` where the plugins are looked for.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PlayerProcessError) -> String {
+    public nonisolated static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PlayerProcessError) -> String {
         if let path = environment["CRATE_PLAYER_PATH"], !path.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: path) else { throw .notInstalled(searched: [path]) }
             return path

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrateAudio
 import CrateCore
 import CrateLive
 import Foundation
@@ -83,6 +84,13 @@ struct DoctorCommand: ParsableCommand {
             } catch {
                 Terminal.say("  \(name) \(error.message)")
             }
+        }
+        // Looked for, not started: it starts with the first album played.
+        let player = PlayerProcess.executableName.padding(toLength: 22, withPad: " ", startingAt: 0)
+        do throws(PlayerProcessError) {
+            Terminal.say("Player process (started at the first album played):\n  \(player) \(try PlayerProcess.locate())")
+        } catch {
+            Terminal.say("Player process (started at the first album played):\n  \(player) \(error.message)")
         }
         if problems > 0 { throw ExitCode(1) }
     }

@@ -29,7 +29,7 @@ extension CrateApplication {
         let environment = ProcessInfo.processInfo.environment
         if player is PlayerProcess {
             let sink = environment["CRATE_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
-            return L10n.tr("GStreamer, gapless (sink: %@)", sink.map { L10n.tr("%@, from CRATE_AUDIO_SINK", $0) } ?? L10n.tr("the default audio device"))
+            return L10n.tr("GStreamer in its own process (crate-player), gapless (sink: %@)", sink.map { L10n.tr("%@, from CRATE_AUDIO_SINK", $0) } ?? L10n.tr("the default audio device"))
         }
         if let problem { return L10n.tr("Simulated (no sound): GStreamer could not start. %@", problem) }
         return L10n.tr("Simulated (no sound): CRATE_PLAYER=log")

@@ -8,6 +8,7 @@ import Foundation
 ///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
 ///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
 ///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
+///   crate-bench player [RUNS]                 the player process against the player in this process
 ///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -305,8 +306,10 @@ do {
         try benchTagReaders(count: arguments.count > 1 ? Int(arguments[1]) ?? 1_000 : 1_000)
     case "gap":
         try await benchGap(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
+    case "player":
+        try await benchPlayer(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N]")
         exit(64)
     }
 } catch let error as ImageError {
