@@ -28,23 +28,11 @@ struct GStreamerPlayerTests {
         return Rig(fixture: fixture, log: log, player: player, store: store)
     }
 
-    /// Waits until the store has nothing playing and nothing to start.
     func waitUntilDone(_ rig: Rig, timeout: Duration = .seconds(20)) async -> Bool {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < timeout {
-            await rig.store.settle()
-            if rig.player.state.value.status == .stopped, !rig.store.state.value.isPreparingQueue { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await PlaybackFixtures.waitUntilDone(rig.store, player: rig.player, timeout: timeout)
     }
 
-    /// Titles of the files that started playing, in order (from the log's file URIs).
-    func played(_ log: PlaybackLog) throws -> [String] {
-        try PlaybackFixtures.decode(log.lines).filter { $0.state == "playing" }.compactMap { $0.track?.title }
-            .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-    }
+    func played(_ log: PlaybackLog) throws -> [String] { try PlaybackFixtures.played(log) }
 
     @Test("Albums play one after another, disc by disc, track by track, every line with its file URI")
     func orderAcrossAlbumsAndDiscs() async throws {

@@ -3,6 +3,27 @@ import Foundation
 
 /// Builders shared by the playback tests.
 enum PlaybackFixtures {
+    /// Titles of the files that started playing, in order (from the log), a title repeated at
+    /// once counted once (a player that was restarted plays its track again).
+    @MainActor
+    static func played(_ log: PlaybackLog) throws -> [String] {
+        try decode(log.lines).filter { $0.state == "playing" }.compactMap { $0.track?.title }
+            .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+    }
+
+    /// Waits until the store has nothing playing and nothing to start; false after `timeout`.
+    @MainActor
+    static func waitUntilDone(_ store: PlaybackStore, player: any Player, timeout: Duration = .seconds(30)) async -> Bool {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < timeout {
+            await store.settle()
+            if player.state.value.status == .stopped, !store.state.value.isPreparingQueue { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     /// A track list: (disc, position, title, duration in ms).
     typealias Spec = [(disc: Int, position: Int, title: String, ms: Int)]
 

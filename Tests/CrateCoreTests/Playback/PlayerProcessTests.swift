@@ -15,32 +15,22 @@ struct PlayerProcessTests {
         let store: PlaybackStore
     }
 
-    func rig(_ temp: TemporaryDirectory, sink: String, seconds: Double = 0.3, hangLimitMs: Int = 10_000) throws -> Rig {
+    /// `answerLimitMs` stays well above a first load's time (GStreamer starts in the new process).
+    func rig(_ temp: TemporaryDirectory, sink: String, seconds: Double = 0.3, answerLimitMs: Int = 15_000, stallLimitMs: Int = 10_000) throws -> Rig {
         let fixture = try MusicFixture(directory: temp.url, seconds: seconds)
         _ = try fixture.scan()
         let log = PlaybackLog(fileURL: nil)
         let player = PlayerProcess(log: log, executable: try PlayerProcess.locate(), sinkDescription: sink, progressIntervalMs: 50,
-                                   answerLimitMs: hangLimitMs, stallLimitMs: hangLimitMs)
+                                   answerLimitMs: answerLimitMs, stallLimitMs: stallLimitMs)
         let store = PlaybackStore(database: fixture.database, player: player, albumFiles: .musicFolder(fixture.database))
         return Rig(fixture: fixture, log: log, player: player, store: store)
     }
 
     func waitUntilDone(_ rig: Rig, timeout: Duration = .seconds(30)) async -> Bool {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < timeout {
-            await rig.store.settle()
-            if rig.player.state.value.status == .stopped, !rig.store.state.value.isPreparingQueue { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await PlaybackFixtures.waitUntilDone(rig.store, player: rig.player, timeout: timeout)
     }
 
-    /// Titles that started playing, in order, a title repeated at once counted once.
-    func played(_ log: PlaybackLog) throws -> [String] {
-        try PlaybackFixtures.decode(log.lines).filter { $0.state == "playing" }.compactMap { $0.track?.title }
-            .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-    }
+    func played(_ log: PlaybackLog) throws -> [String] { try PlaybackFixtures.played(log) }
 
     /// Waits until `title` plays at `positionMs` or later, then kills the player process.
     func kill(_ rig: Rig, during title: String, afterMs positionMs: Int = 300, restarts: Bool = true) async throws {
@@ -153,7 +143,7 @@ struct PlayerProcessTests {
     @Test("A player that hangs while a track plays (SIGSTOP) is killed and started again where it was")
     func hungWhilePlaying() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, hangLimitMs: 1_000)
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, stallLimitMs: 1_000)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         let playing = await waitFor(timeout: .seconds(10)) { rig.player.state.value.positionMs >= 500 }
@@ -171,7 +161,7 @@ struct PlayerProcessTests {
     @Test("A command a hung player does not answer returns once a new player has taken over")
     func hungCommand() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, hangLimitMs: 1_000)
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         _ = await waitFor(timeout: .seconds(10)) { rig.player.state.value.positionMs >= 500 }
