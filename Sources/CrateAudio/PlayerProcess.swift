@@ -69,6 +69,12 @@ public final class PlayerProcess: Player {
     /// When the player died lately (clock ms), and how often on each entry of this queue.
     private var deaths: [Int] = []
     private var deathsByEntry: [Int: Int] = [:]
+    /// The entry a `load` in flight starts at: a player that dies before answering it is
+    /// replaced with the new queue there, not at the old queue's position.
+    private var loading: Int?
+    /// Whether the running player has said anything yet: one that dies before that failed to
+    /// start (starting it again would fail the same way).
+    private var childReported = false
     private var closed = false
 
     /// `executable` is `crate-player`'s path (`locate()`); `sinkDescription` is `CRATE_AUDIO_SINK`.
@@ -119,6 +125,8 @@ public final class PlayerProcess: Player {
         queue = entries
         deathsByEntry = [:]
         deaths = []
+        loading = index
+        defer { loading = nil }
         try await request(.load(entries: entries.map(PlayerWire.Entry.init), index: index))
     }
 
@@ -150,7 +158,7 @@ public final class PlayerProcess: Player {
             sentAt[id] = clock.nowMs
             ensureWatchdog()
             // A player that is gone answers nothing: its end (seen by the reader) answers this.
-            _ = child.send(PlayerWire.Request(id: id, command: command))
+            child.send(PlayerWire.Request(id: id, command: command))
         }
         if let failure { throw failure }
     }
@@ -164,6 +172,7 @@ public final class PlayerProcess: Player {
         }
         self.child = child
         lastProgress = nil
+        childReported = false
         return child
     }
 
@@ -202,6 +211,7 @@ public final class PlayerProcess: Player {
 
     private func receive(_ event: Child.Event, from child: Child) {
         guard child === self.child else { return }
+        if case .report = event { childReported = true }
         switch event {
         case .report(.state(let wire)):
             noteProgress(wire)
@@ -226,20 +236,32 @@ public final class PlayerProcess: Player {
 
     private func childDied(reason: String) {
         guard !closed else { return resumeAll() }
-        let last = recovering ? (recoveredState ?? state.value) : state.value
+        var last = recovering ? (recoveredState ?? state.value) : state.value
+        if let loading, queue.indices.contains(loading) {
+            last = PlayerState()
+            last.currentIndex = loading
+            last.queueCount = queue.count
+        }
         // Requests in flight are answered once the new player has caught up (or given up).
         heldReplies += waiting.values
         waiting = [:]
         sentAt = [:]
         let now = clock.nowMs
         deaths = deaths.filter { now - $0 < Self.restartWindowMs } + [now]
-        guard let index = last.currentIndex, queue.indices.contains(index) else {
-            // Nothing was loaded: the next command starts a new player.
-            Log.error("crate-player ended (\(reason)) with nothing loaded")
+        guard childReported, let index = last.currentIndex, queue.indices.contains(index) else {
+            // It never started, or nothing was loaded: the next command starts a new player.
+            Log.error("crate-player ended (\(reason)) \(childReported ? "with nothing loaded" : "before it answered")")
             recovering = false
             recovery += 1
             // A player that dies before it answers its first command cannot play anything.
-            resumeHeld(failing: PlayerProcessError.endedAtStart(reason: reason))
+            let problem = PlayerProcessError.endedAtStart(reason: reason)
+            if last.status != .stopped {
+                var stopped = last
+                stopped.status = .stopped
+                stopped.problem = problem.message
+                state.set(stopped)
+            }
+            resumeHeld(failing: problem)
             return
         }
         let path = queue[index].filePath
@@ -360,14 +382,27 @@ private final class Child: @unchecked Sendable {
         self.input = input
     }
 
-    func send(_ request: PlayerWire.Request) -> Bool {
-        lock.withLock { inputOpen && LineWriter.write(PlayerWire.encode(request), to: input) }
+    /// Writes happen here, in order, never on the main thread: a player that stopped reading
+    /// (hung, or stopped) would fill the pipe and block the writer until the watchdog kills it.
+    private let writer = DispatchQueue(label: "crate-player requests")
+
+    /// Sends a request; a player that is gone gets nothing (its end answers the request).
+    func send(_ request: PlayerWire.Request) {
+        let line = PlayerWire.encode(request)
+        writer.async { [self] in
+            guard lock.withLock({ inputOpen }) else { return }
+            _ = LineWriter.write(line, to: input)
+        }
     }
 
+    /// Closes the player's input after the requests already sent (a healthy player then ends).
     func closeInput() {
-        lock.withLock {
-            if inputOpen { close(input) }
-            inputOpen = false
+        writer.async { [self] in
+            let open = lock.withLock {
+                defer { inputOpen = false }
+                return inputOpen
+            }
+            if open { close(input) }
         }
     }
 

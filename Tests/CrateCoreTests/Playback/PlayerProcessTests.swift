@@ -180,6 +180,57 @@ struct PlayerProcessTests {
         #expect(rig.player.state.value.status == .playing)
     }
 
+    @Test("A player that stopped reading never blocks the caller: a load larger than the pipe returns, and the new player has the new queue")
+    func hungWhileLoading() async throws {
+        let temp = try TemporaryDirectory()
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
+        defer { rig.player.close() }
+        await rig.store.play(albumID: rig.fixture.threeSongs)
+        _ = await waitFor(timeout: .seconds(10)) { rig.player.state.value.positionMs >= 300 }
+        await rig.player.pause()
+        let pid = try #require(rig.player.processID)
+        #expect(Glibc.kill(pid, SIGSTOP) == 0)
+        // About 400 KB of requests: more than a pipe holds, for a player that reads nothing.
+        let file = rig.fixture.root + "/Tagged Artist/Three Songs/03.flac"
+        let entries = (0..<2_000).map { n in
+            QueueEntry(gridIndex: n, albumID: 1, track: Track(albumID: 1, position: 1, title: "Entry \(n) " + String(repeating: "x", count: 100)), filePath: file)
+        }
+        let started = ContinuousClock.now
+        try await rig.player.load(entries, startingAt: 1_500)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(rig.player.processID != pid && rig.player.processID != nil)
+        #expect(rig.player.state.value.currentIndex == 1_500)
+        #expect(rig.player.state.value.queueCount == 2_000)
+        try await rig.player.play()
+        #expect(rig.player.state.value.status == .playing)
+        #expect(rig.player.state.value.currentEntry?.track.title.hasPrefix("Entry 1500 ") == true)
+    }
+
+    @Test("A replacement player that cannot start stops playback with a message, not a loop")
+    func replacementCannotStart() async throws {
+        let temp = try TemporaryDirectory()
+        let fixture = try MusicFixture(directory: temp.url, seconds: 2)
+        _ = try fixture.scan()
+        // The first start runs the real player; every later one exits at once with status 3.
+        let marker = temp.url.appendingPathComponent("started").path
+        let script = temp.url.appendingPathComponent("player.sh").path
+        try "#!/bin/sh\nif [ -e '\(marker)' ]; then exit 3; fi\n: > '\(marker)'\nexec '\(try PlayerProcess.locate())' \"$@\"\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let log = PlaybackLog(fileURL: nil)
+        let player = PlayerProcess(log: log, executable: script, sinkDescription: "fakesink sync=true", progressIntervalMs: 50)
+        defer { player.close() }
+        let store = PlaybackStore(database: fixture.database, player: player, albumFiles: .musicFolder(fixture.database))
+        await store.play(albumID: fixture.threeSongs)
+        _ = await waitFor(timeout: .seconds(10)) { player.state.value.positionMs >= 300 }
+        let pid = try #require(player.processID)
+        #expect(Glibc.kill(pid, SIGKILL) == 0)
+        #expect(await waitFor(timeout: .seconds(10)) { player.state.value.status == .stopped } != nil)
+        #expect(player.state.value.problem == PlayerProcessError.endedAtStart(reason: "exit status 3").message)
+        #expect(player.processID == nil)
+        #expect(player.state.value.currentEntry?.track.title == "Song 1")
+    }
+
     @Test("A player that cannot start, or dies before answering, is a clear error, never a hang")
     func cannotStart() async throws {
         let entry = QueueEntry(gridIndex: 0, albumID: 1, track: Track(albumID: 1, position: 1, title: "One"), filePath: "/nonexistent/01.flac")
