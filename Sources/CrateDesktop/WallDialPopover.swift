@@ -35,7 +35,10 @@ final class WallDialPopover {
                 Gtk.append(text, Gtk.label(entry.displayTitle, classes: ["heading"]))
                 let sentence = Gtk.label(entry.displaySentence, classes: ["dim-label", "caption"])
                 gtk_label_set_wrap(crate_label(sentence), 1)
-                gtk_label_set_max_width_chars(crate_label(sentence), 36)
+                // One width for measuring and drawing: a wrapping label allowed to be narrower
+                // than it measured wraps into more lines than the popover made room for.
+                gtk_label_set_width_chars(crate_label(sentence), 32)
+                gtk_label_set_max_width_chars(crate_label(sentence), 32)
                 Gtk.append(text, sentence)
                 gtk_check_button_set_child(checkButton(check), text)
                 if let group { gtk_check_button_set_group(checkButton(check), checkButton(group)) } else { group = check }
