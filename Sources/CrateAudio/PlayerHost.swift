@@ -6,8 +6,8 @@ import Foundation
 ///
 /// GStreamer runs here, not in the window: playbin 1.22 can abort on a damaged file (an assertion
 /// inside its own switch to the next file, docs/reliability.md #23), and that must cost the
-/// window a restarted player, not the window. The process ends when its input closes (the window
-/// quit or died) or, through the parent-death signal, when the window is killed.
+/// window a restarted player, not the window. The process ends when its input closes: the window
+/// quit, or died (the kernel closes a dead process's pipes), even if playbin hangs here.
 @MainActor
 public final class PlayerHost {
     private let player: GStreamerPlayer
@@ -32,6 +32,8 @@ public final class PlayerHost {
         _ = LineReader(fd: input, name: "crate-player requests", onLine: { line in
             DispatchQueue.main.async { MainActor.assumeIsolated { self.receive(line) } }
         }, onEnd: {
+            // A main thread stuck inside playbin never runs the tidy exit: end anyway.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _exit(0) }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.player.close() }
                 exit(0)
@@ -42,6 +44,11 @@ public final class PlayerHost {
     private func receive(_ line: Data) {
         guard let request = try? PlayerWire.decode(PlayerWire.Request.self, from: line) else {
             Log.error("crate-player: a request it cannot read: \(String(decoding: line.prefix(200), as: UTF8.self))")
+            // Answered all the same (a window and a player of different versions): unanswered,
+            // the window would take this player for a hung one.
+            if let id = (try? PlayerWire.decode(PlayerWire.RequestID.self, from: line))?.id {
+                send(.reply(id: id, failure: .other(message: L10n.tr("Crate's player could not read a command (is it another version of Crate?)."))))
+            }
             return
         }
         // One request at a time, in order: each waits for the one before to have answered.

@@ -32,7 +32,7 @@ public final class PlayerProcess: Player {
     public static let defaultStallLimitMs = 10_000
 
     public let state = ObservableValue(PlayerState())
-    /// Software volume, 0…1.
+    /// Software volume, 0…1 (a new player process gets it too).
     public var volume: Double = 1 {
         didSet {
             volume = min(max(volume, 0), 1)
@@ -44,6 +44,25 @@ public final class PlayerProcess: Player {
     /// How many times the player process was started again after it died.
     public private(set) var restarts = 0
 
+    /// A command on its way: sent to the player (and waiting for its reply), or held until a
+    /// restore has brought a new player to where the old one was.
+    private struct Job {
+        let command: PlayerWire.Command
+        /// A `load`'s queue, which becomes `queue` when the load is sent.
+        var entries: [QueueEntry]?
+        /// One of a restore's own steps (never held).
+        var isRestoreStep = false
+        let continuation: CheckedContinuation<(any Error)?, Never>
+    }
+
+    /// Where a restore brings a new player: kept across a death during the restore itself.
+    private struct Restore {
+        var index: Int
+        var positionMs: Int
+        var play: Bool
+        var problem: PlayerProcessError
+    }
+
     private let executable: String
     private let sinkDescription: String?
     private let progressIntervalMs: Int
@@ -52,28 +71,27 @@ public final class PlayerProcess: Player {
     private let answerLimitMs: Int
     private let stallLimitMs: Int
     private var child: Child?
-    /// When each unanswered request was sent (clock ms), and when playback last moved on.
-    private var sentAt: [Int: Int] = [:]
-    private var lastProgress: (index: Int?, positionMs: Int, atMs: Int)?
-    private var watchdog: ClockTimer?
     private var queue: [QueueEntry] = []
     private var nextRequestID = 0
-    private var waiting: [Int: CheckedContinuation<(any Error)?, Never>] = [:]
-    /// Requests made while a dead player is replaced: answered once the new one has caught up.
-    private var heldReplies: [CheckedContinuation<(any Error)?, Never>] = []
-    /// While the new player is brought to where the old one was, its states are kept, not shown.
-    private var recovering = false
-    private var recoveredState: PlayerState?
-    /// Counts recoveries, so one overtaken by a newer death stops.
-    private var recovery = 0
+    /// Sent and not answered yet, by request id, with when each was sent (clock ms).
+    private var inFlight: [Int: (job: Job, sentAtMs: Int)] = [:]
+    /// Commands made while a restore runs (or sent to a player that died): sent, in order, once
+    /// it is done.
+    private var held: [Job] = []
+    private var restore: Restore?
+    /// While a restore runs, the new player's states are kept here, not shown.
+    private var restoredState: PlayerState?
+    /// Counts restores, so one overtaken by a newer death stops.
+    private var restoreAttempt = 0
+    /// When the playing track last moved on (a status change counts as moving).
+    private var lastProgress: (status: PlayerState.Status, index: Int?, positionMs: Int, atMs: Int)?
+    private var watchdog: ClockTimer?
     /// When the player died lately (clock ms), and how often on each entry of this queue.
     private var deaths: [Int] = []
     private var deathsByEntry: [Int: Int] = [:]
-    /// The entry a `load` in flight starts at: a player that dies before answering it is
-    /// replaced with the new queue there, not at the old queue's position.
-    private var loading: Int?
     /// Whether the running player has said anything yet: one that dies before that failed to
-    /// start (starting it again would fail the same way).
+    /// start (starting it again would fail the same way), and its first answer may take long (a
+    /// first `gst_init` rebuilds GStreamer's plugin registry).
     private var childReported = false
     private var closed = false
 
@@ -109,11 +127,14 @@ public final class PlayerProcess: Player {
     /// Ends the player process (it stops the pipeline when its input closes). No command works afterwards.
     public func close() {
         closed = true
-        if let child { child.closeInput() }
+        child?.closeInput()
         child = nil
         watchdog?.cancel()
         watchdog = nil
-        resumeAll()
+        restore = nil
+        answerAll(held.map { $0 } + inFlight.values.map(\.job), with: AudioPlaybackError.playerUnavailable)
+        held = []
+        inFlight = [:]
     }
 
     // MARK: - Player
@@ -122,16 +143,11 @@ public final class PlayerProcess: Player {
         guard entries.indices.contains(index) else {
             throw entries.isEmpty ? PlaybackError.nothingToPlay : PlaybackError.entryOutOfRange(index)
         }
-        queue = entries
-        deathsByEntry = [:]
-        deaths = []
-        loading = index
-        defer { loading = nil }
-        try await request(.load(entries: entries.map(PlayerWire.Entry.init), index: index))
+        try await request(.load(entries: entries.map(PlayerWire.Entry.init), index: index), entries: entries)
     }
 
     public func play() async throws {
-        if child == nil, let index = state.value.currentIndex, !queue.isEmpty {
+        if child == nil, restore == nil, let index = state.value.currentIndex, !queue.isEmpty {
             // The player gave up (it kept dying) or was never started: a new one gets the queue.
             let position = state.value.positionMs
             try await request(.load(entries: queue.map(PlayerWire.Entry.init), index: index))
@@ -148,19 +164,35 @@ public final class PlayerProcess: Player {
 
     // MARK: - Requests
 
-    private func request(_ command: PlayerWire.Command) async throws {
+    /// Sends `command` (or holds it while a restore runs) and waits for its answer.
+    private func request(_ command: PlayerWire.Command, entries: [QueueEntry]? = nil, restoreStep: Bool = false) async throws {
         guard !closed else { throw AudioPlaybackError.playerUnavailable }
-        let child = try runningChild()
-        nextRequestID += 1
-        let id = nextRequestID
         let failure: (any Error)? = await withCheckedContinuation { continuation in
-            waiting[id] = continuation
-            sentAt[id] = clock.nowMs
-            ensureWatchdog()
-            // A player that is gone answers nothing: its end (seen by the reader) answers this.
-            child.send(PlayerWire.Request(id: id, command: command))
+            let job = Job(command: command, entries: entries, isRestoreStep: restoreStep, continuation: continuation)
+            if restore != nil && !restoreStep { held.append(job) } else { send(job) }
         }
         if let failure { throw failure }
+    }
+
+    private func send(_ job: Job) {
+        let child: Child
+        do {
+            child = try runningChild()
+        } catch {
+            job.continuation.resume(returning: error)
+            return
+        }
+        if let entries = job.entries {
+            // A new queue: deaths on the old one no longer count.
+            queue = entries
+            deaths = []
+            deathsByEntry = [:]
+        }
+        nextRequestID += 1
+        inFlight[nextRequestID] = (job, clock.nowMs)
+        ensureWatchdog()
+        // A player that is gone answers nothing: its end (seen by the reader) answers this.
+        child.send(PlayerWire.Request(id: nextRequestID, command: job.command))
     }
 
     private func runningChild() throws -> Child {
@@ -173,7 +205,37 @@ public final class PlayerProcess: Player {
         self.child = child
         lastProgress = nil
         childReported = false
+        // Its answer (id 0) is not waited for: volume cannot fail.
+        if volume != 1 { child.send(PlayerWire.Request(id: 0, command: .volume(volume))) }
         return child
+    }
+
+    private func answerAll(_ jobs: [Job], with error: (any Error)?) {
+        for job in jobs { job.continuation.resume(returning: error) }
+    }
+
+    // MARK: - The player's reports
+
+    private func receive(_ event: Child.Event, from child: Child) {
+        guard child === self.child else { return }
+        if case .report = event { childReported = true }
+        switch event {
+        case .report(.state(let wire)):
+            noteProgress(wire)
+            let new = wire.playerState(queue: queue)
+            if restore != nil { restoredState = new } else { state.set(new) }
+        case .report(.log(var line)):
+            // One timeline across restarts: this side's clock, not the player process's.
+            line.elapsed_ms = clock.nowMs
+            log.append(line)
+        case .report(.reply(let id, let failure)):
+            inFlight.removeValue(forKey: id)?.job.continuation.resume(returning: failure?.error)
+        case .unreadable(let text):
+            Log.error("crate-player sent a line Crate cannot read: \(text)")
+        case .ended(let reason):
+            self.child = nil
+            childDied(reason: reason)
+        }
     }
 
     // MARK: - A player that hangs
@@ -185,142 +247,140 @@ public final class PlayerProcess: Player {
             guard let self else { return }
             self.watchdog = nil
             self.checkHealth()
-            if !self.sentAt.isEmpty || self.state.value.status == .playing || self.recovering { self.ensureWatchdog() }
+            if !self.inFlight.isEmpty || self.state.value.status == .playing || self.restore != nil { self.ensureWatchdog() }
         }
     }
 
-    /// Kills a player that stopped answering or stopped moving; its end then restarts it.
+    /// Kills a player that stopped answering or stopped moving, and counts it as dead at once:
+    /// a process stuck in the kernel (a hung network mount) may not end for a long time.
     private func checkHealth() {
-        guard let child, !child.isEnding else { return }
+        guard let child else { return }
         let now = clock.nowMs
-        if let oldest = sentAt.values.min(), now - oldest > answerLimitMs {
-            child.kill(reason: L10n.tr("not answering"))
-        } else if let progress = lastProgress, !recovering, state.value.status == .playing, now - progress.atMs > stallLimitMs {
-            child.kill(reason: L10n.tr("stuck"))
+        let limit = childReported ? answerLimitMs : max(answerLimitMs, 60_000)
+        var reason: String?
+        if let oldest = inFlight.values.map(\.sentAtMs).min(), now - oldest > limit {
+            reason = L10n.tr("not answering")
+        } else if let progress = lastProgress, restore == nil, progress.status == .playing, now - progress.atMs > stallLimitMs {
+            reason = L10n.tr("stuck")
         }
+        guard let reason else { return }
+        child.kill()
+        self.child = nil
+        childDied(reason: reason)
     }
 
-    /// Notes when a playing track last moved on (a paused or stopped one counts as moving).
+    /// Notes when the playing track last moved on: a new status, track or position.
     private func noteProgress(_ wire: PlayerWire.State) {
-        let now = clock.nowMs
-        if wire.status != .playing || lastProgress?.index != wire.currentIndex || lastProgress?.positionMs != wire.positionMs {
-            lastProgress = (wire.currentIndex, wire.positionMs, now)
-        }
+        if let last = lastProgress, last.status == wire.status, last.index == wire.currentIndex, last.positionMs == wire.positionMs { return }
+        lastProgress = (wire.status, wire.currentIndex, wire.positionMs, clock.nowMs)
         if wire.status == .playing { ensureWatchdog() }
-    }
-
-    private func receive(_ event: Child.Event, from child: Child) {
-        guard child === self.child else { return }
-        if case .report = event { childReported = true }
-        switch event {
-        case .report(.state(let wire)):
-            noteProgress(wire)
-            let new = wire.playerState(queue: queue)
-            if recovering { recoveredState = new } else { state.set(new) }
-        case .report(.log(var line)):
-            // One timeline across restarts: this side's clock, not the player process's.
-            line.elapsed_ms = clock.nowMs
-            log.append(line)
-        case .report(.reply(let id, let failure)):
-            sentAt.removeValue(forKey: id)
-            waiting.removeValue(forKey: id)?.resume(returning: failure?.error)
-        case .unreadable(let text):
-            Log.error("crate-player sent a line Crate cannot read: \(text)")
-        case .ended(let reason):
-            self.child = nil
-            childDied(reason: reason)
-        }
     }
 
     // MARK: - A player that died
 
     private func childDied(reason: String) {
-        guard !closed else { return resumeAll() }
-        var last = recovering ? (recoveredState ?? state.value) : state.value
-        if let loading, queue.indices.contains(loading) {
-            last = PlayerState()
-            last.currentIndex = loading
-            last.queueCount = queue.count
-        }
-        // Requests in flight are answered once the new player has caught up (or given up).
-        heldReplies += waiting.values
-        waiting = [:]
-        sentAt = [:]
+        guard !closed else { return }
+        // What the dead player had not answered is sent again to the next one, after the
+        // restore (a restore's own steps are not: a new restore replaces them).
+        let unanswered = inFlight.sorted { $0.key < $1.key }.map(\.value.job)
+        inFlight = [:]
+        answerAll(unanswered.filter(\.isRestoreStep), with: nil)
+        held = unanswered.filter { !$0.isRestoreStep } + held
         let now = clock.nowMs
         deaths = deaths.filter { now - $0 < Self.restartWindowMs } + [now]
-        guard childReported, let index = last.currentIndex, queue.indices.contains(index) else {
-            // It never started, or nothing was loaded: the next command starts a new player.
+        restoreAttempt += 1
+
+        // Where the player was: a restore under way keeps its target.
+        let last = state.value
+        let index = restore?.index ?? last.currentIndex
+        let positionMs = restore?.positionMs ?? (last.status == .stopped && last.positionMs == 0 ? 0 : last.positionMs)
+        let wasPlaying = restore?.play ?? (last.status == .playing)
+        guard childReported, let index, queue.indices.contains(index) else {
+            // It never started (starting it again would fail the same way), or nothing was loaded.
             Log.error("crate-player ended (\(reason)) \(childReported ? "with nothing loaded" : "before it answered")")
-            recovering = false
-            recovery += 1
-            // A player that dies before it answers its first command cannot play anything.
-            let problem = PlayerProcessError.endedAtStart(reason: reason)
-            if last.status != .stopped {
-                var stopped = last
-                stopped.status = .stopped
-                stopped.problem = problem.message
-                state.set(stopped)
-            }
-            resumeHeld(failing: problem)
+            stopPlayback(problem: PlayerProcessError.endedAtStart(reason: reason), failing: true)
             return
         }
-        let path = queue[index].filePath
+        guard !held.contains(where: { $0.entries != nil }) else {
+            // A new queue was on its way: it replaces whatever the old player held.
+            logDeath(entry: index, reason: reason, problem: .restarted(path: queue[index].filePath, reason: reason))
+            restarts += 1
+            restore = nil
+            sendHeld()
+            return
+        }
         guard deaths.count < Self.restartLimit else {
             let problem = PlayerProcessError.keepsStopping(count: deaths.count)
             logDeath(entry: index, reason: reason, problem: problem)
-            recovering = false
-            recovery += 1
-            var stopped = last
-            stopped.status = .stopped
-            stopped.problem = problem.message
-            state.set(stopped)
-            resumeHeld()
+            stopPlayback(problem: problem, failing: false)
             return
         }
         deathsByEntry[index, default: 0] += 1
-        let wasPlaying = last.status == .playing
-        var target = index
-        var position = last.status == .stopped && last.positionMs == 0 ? 0 : last.positionMs
-        let problem: PlayerProcessError
+        var target = Restore(index: index, positionMs: positionMs, play: wasPlaying, problem: .restarted(path: queue[index].filePath, reason: reason))
         if deathsByEntry[index, default: 0] >= 2 {
-            problem = .stoppedTwice(path: path)
-            target = index + 1
-            position = 0
-        } else {
-            problem = .restarted(path: path, reason: reason)
+            target = Restore(index: index + 1, positionMs: 0, play: wasPlaying, problem: .stoppedTwice(path: queue[index].filePath))
         }
-        logDeath(entry: index, reason: reason, problem: problem)
+        logDeath(entry: index, reason: reason, problem: target.problem)
         restarts += 1
-        guard queue.indices.contains(target) else {
+        guard queue.indices.contains(target.index) else {
             // The skipped track was the last one: the queue is over.
-            recovering = false
-            recovery += 1
+            restore = nil
             var finished = PlayerState()
             finished.queueCount = queue.count
             finished.finishedQueue = true
-            finished.problem = problem.message
+            finished.problem = target.problem.message
             state.set(finished)
-            resumeHeld()
+            sendHeld()
             return
         }
-        recovering = true
-        recoveredState = nil
-        recovery += 1
-        let attempt = recovery
+        startRestore(target)
+    }
+
+    /// Brings a new player to `target`: the queue, the track, the position, playing or not.
+    /// Commands made meanwhile wait in `held` and follow.
+    private func startRestore(_ target: Restore) {
+        restore = target
+        restoredState = nil
+        let attempt = restoreAttempt
         Task { @MainActor in
-            // If this player dies too, a newer recovery takes over and this one stops.
-            _ = try? await request(.load(entries: queue.map(PlayerWire.Entry.init), index: target))
-            guard attempt == recovery else { return }
-            if position > 0 { _ = try? await request(.seek(positionMs: position)) }
-            guard attempt == recovery else { return }
-            if wasPlaying { _ = try? await request(.play) }
-            guard attempt == recovery else { return }
-            recovering = false
-            var recovered = recoveredState ?? state.value
-            recovered.problem = problem.message
-            state.set(recovered)
-            resumeHeld()
+            do {
+                try await request(.load(entries: queue.map(PlayerWire.Entry.init), index: target.index), restoreStep: true)
+                guard attempt == restoreAttempt else { return }
+                if target.positionMs > 0 { try await request(.seek(positionMs: target.positionMs), restoreStep: true) }
+                guard attempt == restoreAttempt else { return }
+                if target.play { try await request(.play, restoreStep: true) }
+                guard attempt == restoreAttempt else { return }
+            } catch {
+                // No new player could be started, or it refused the queue: stop and say why.
+                guard attempt == restoreAttempt else { return }
+                stopPlayback(problem: error, failing: true)
+                return
+            }
+            restore = nil
+            var restored = restoredState ?? state.value
+            restored.problem = target.problem.message
+            state.set(restored)
+            sendHeld()
         }
+    }
+
+    /// Stops where the player was, with `problem` shown; held commands are answered (with the
+    /// problem when `failing`, else as done: the next Play starts a new player).
+    private func stopPlayback(problem: any Error, failing: Bool) {
+        restore = nil
+        var stopped = state.value
+        stopped.status = .stopped
+        stopped.problem = UserMessage.text(for: problem)
+        state.set(stopped)
+        let jobs = held
+        held = []
+        answerAll(jobs, with: failing ? problem : nil)
+    }
+
+    private func sendHeld() {
+        let jobs = held
+        held = []
+        for job in jobs { send(job) }
     }
 
     private func logDeath(entry index: Int, reason: String, problem: PlayerProcessError) {
@@ -333,20 +393,6 @@ public final class PlayerProcess: Player {
             position_ms: state.value.positionMs, uri: entry.uri)
         line.message = problem.message
         log.append(line)
-    }
-
-    private func resumeHeld(failing error: (any Error)? = nil) {
-        let held = heldReplies
-        heldReplies = []
-        for continuation in held { continuation.resume(returning: error) }
-    }
-
-    private func resumeAll() {
-        let pending = Array(waiting.values) + heldReplies
-        waiting = [:]
-        sentAt = [:]
-        heldReplies = []
-        for continuation in pending { continuation.resume(returning: AudioPlaybackError.playerUnavailable) }
     }
 }
 
@@ -363,24 +409,14 @@ private final class Child: @unchecked Sendable {
     private let input: Int32
     private let lock = NSLock()
     private var inputOpen = true
-    /// Why this side killed the process, if it did: its end is then told in these words.
-    private var killReason: String?
-
-    var isEnding: Bool { lock.withLock { killReason != nil } }
-
-    /// Kills a hung player (SIGKILL stops a stopped or deadlocked process too).
-    func kill(reason: String) {
-        lock.withLock { killReason = reason }
-        _ = Glibc.kill(pid, SIGKILL)
-    }
-
-    /// How the process ended, in the words of the message: this side's reason when it killed it.
-    func endReason(_ status: String) -> String { lock.withLock { killReason } ?? status }
 
     private init(pid: pid_t, input: Int32) {
         self.pid = pid
         self.input = input
     }
+
+    /// Kills a hung player (SIGKILL ends a stopped or deadlocked process too).
+    func kill() { _ = Glibc.kill(pid, SIGKILL) }
 
     /// Writes happen here, in order, never on the main thread: a player that stopped reading
     /// (hung, or stopped) would fill the pipe and block the writer until the watchdog kills it.
@@ -466,7 +502,7 @@ private final class Child: @unchecked Sendable {
             }
         }, onEnd: {
             child.closeInput()
-            onEvent(child, .ended(reason: child.endReason(Self.reap(spawned))))
+            onEvent(child, .ended(reason: Self.reap(spawned)))
         })
         return child
     }

@@ -52,6 +52,11 @@ enum PlayerWire {
         var command: Command
     }
 
+    /// Only a request's id: enough to answer one whose command cannot be read.
+    struct RequestID: Decodable {
+        var id: Int
+    }
+
     /// The player's state without the entry itself (the asking side has the queue).
     struct State: Codable, Equatable, Sendable {
         var status: PlayerState.Status

@@ -172,10 +172,12 @@ struct PlayerProcessTests {
         await rig.player.seek(toMs: 1_500)
         #expect(ContinuousClock.now - started < .seconds(8))
         #expect(rig.player.processID != pid && rig.player.processID != nil)
-        #expect(rig.player.state.value.problem?.contains("(not answering)") == true)
-        // The new player holds the queue at the track and position the old one last told.
+        let death = try #require(try PlaybackFixtures.decode(rig.log.lines).first { $0.reason == "player_ended" })
+        #expect(death.message?.contains("Crate's player stopped (not answering) while playing") == true)
+        // The new player holds the queue at the same track, and the seek the old one never
+        // answered was made again there.
         #expect(rig.player.state.value.currentEntry?.track.title == "Song 1")
-        #expect(rig.player.state.value.positionMs >= 400)
+        #expect(rig.player.state.value.positionMs >= 1_400, "at \(rig.player.state.value.positionMs) ms")
         try await rig.player.play()
         #expect(rig.player.state.value.status == .playing)
     }
@@ -204,6 +206,7 @@ struct PlayerProcessTests {
         try await rig.player.play()
         #expect(rig.player.state.value.status == .playing)
         #expect(rig.player.state.value.currentEntry?.track.title.hasPrefix("Entry 1500 ") == true)
+        #expect(rig.player.state.value.positionMs < 1_000, "the new queue starts at its track's start")
     }
 
     @Test("A replacement player that cannot start stops playback with a message, not a loop")
@@ -229,6 +232,76 @@ struct PlayerProcessTests {
         #expect(player.state.value.problem == PlayerProcessError.endedAtStart(reason: "exit status 3").message)
         #expect(player.processID == nil)
         #expect(player.state.value.currentEntry?.track.title == "Song 1")
+    }
+
+    @Test("A new album chosen while a dead player is being replaced plays from its start, not at the old position")
+    func newAlbumDuringRestore() async throws {
+        let temp = try TemporaryDirectory()
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2)
+        defer { rig.player.close() }
+        await rig.store.play(albumID: rig.fixture.threeSongs)
+        _ = await waitFor(timeout: .seconds(10)) { rig.player.state.value.currentEntry?.track.title == "Song 1" && rig.player.state.value.positionMs >= 1_200 }
+        let pid = try #require(rig.player.processID)
+        for delayMs in [0, 60] {
+            if delayMs == 0 { #expect(Glibc.kill(pid, SIGKILL) == 0) }
+            try await Task.sleep(for: .milliseconds(delayMs))
+        }
+        // Chosen just after the player died: before or while its restore runs.
+        await rig.store.play(albumID: rig.fixture.twoDiscs)
+        #expect(rig.player.state.value.status == .playing)
+        #expect(rig.player.state.value.currentEntry?.track.title == "D1T1")
+        #expect(rig.player.state.value.positionMs < 1_000, "at \(rig.player.state.value.positionMs) ms")
+        #expect(rig.player.processID != pid)
+    }
+
+    @Test("Resuming after a pause longer than the stall limit is not taken for a hung player")
+    func longPauseIsNotAStall() async throws {
+        let temp = try TemporaryDirectory()
+        let fixture = try MusicFixture(directory: temp.url, seconds: 3)
+        _ = try fixture.scan()
+        let log = PlaybackLog(fileURL: nil)
+        // Progress lines 600 ms apart, a 1.5 s stall limit: the first line after resuming comes
+        // late, and the pause must not count as time without progress.
+        let player = PlayerProcess(log: log, executable: try PlayerProcess.locate(), sinkDescription: "fakesink sync=true",
+                                   progressIntervalMs: 600, stallLimitMs: 1_500)
+        defer { player.close() }
+        let store = PlaybackStore(database: fixture.database, player: player, albumFiles: .musicFolder(fixture.database))
+        await store.play(albumID: fixture.threeSongs)
+        _ = await waitFor(timeout: .seconds(10)) { player.state.value.positionMs >= 500 }
+        await player.pause()
+        try await Task.sleep(for: .milliseconds(2_000))
+        try await player.play()
+        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(player.restarts == 0)
+        #expect(!log.lines.contains { $0.contains("player_ended") })
+    }
+
+    @Test("A request the player cannot read is answered with an error, so the player is not taken for a hung one")
+    func unreadableRequestIsAnswered() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try PlayerProcess.locate())
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate() }
+        input.fileHandleForWriting.write(Data("{\"id\":7,\"command\":{\"dance\":{}}}\n".utf8))
+        var received = Data()
+        // `availableData` returns what has arrived (reading a count waits for all of it).
+        while !received.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
+        let line = received.prefix { $0 != 0x0A }
+        let report = try PlayerWire.decode(PlayerWire.Report.self, from: Data(line))
+        guard case .reply(let id, let failure) = report else { Issue.record("not a reply: \(report)"); return }
+        #expect(id == 7)
+        #expect(failure != nil)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "the player ends when its input closes")
     }
 
     @Test("A player that cannot start, or dies before answering, is a clear error, never a hang")
