@@ -63,6 +63,8 @@ public final class PlaybackStore {
         if var manager, manager.cursor != nil, let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex),
            manager.seekToTrack(at: index) != nil {
             self.manager = manager
+            // A track the user chose: the last problem was about another one.
+            state.update { $0.message = nil }
             await startPlayer(entries: manager.entries, at: index, session: session)
             return
         }

@@ -143,6 +143,17 @@ struct PlaybackStoreTests {
         #expect(Array(played[tapped...]) == expected)
     }
 
+    @Test func choosingATrackWithinTheBatchClearsTheLastProblem() async throws {
+        let (database, ids) = try F.library([F.spec(3), F.spec(3)])
+        let sim = simulator(database)
+        let grid = GridContext(albumIDs: ids, tappedIndex: 0)
+        await sim.store.play(albumID: ids[0], grid: grid)
+        sim.store.state.update { $0.message = "Crate's player stopped (Killed) while playing 01.flac" }
+        await sim.store.play(trackAt: 2, ofAlbum: ids[0], grid: grid)
+        #expect(sim.store.state.value.nowPlayingTrack?.title == "T3")
+        #expect(sim.store.state.value.message == nil)
+    }
+
     @Test func multiDiscAlbumPlaysInDiscThenTrackOrder() async throws {
         let spec: F.Spec = [(2, 2, "D2T2", 1_000), (1, 2, "D1T2", 1_000), (2, 1, "D2T1", 1_000), (1, 1, "D1T1", 1_000)]
         let (database, ids) = try F.library([spec])
