@@ -59,7 +59,7 @@ public final class AppModel {
         }
         self.services = services
         listenBrainzAccount = ListenBrainzAccount(user: services.settings.listenBrainzUser, token: environment.keys.listenBrainzToken().token)
-        library = LibraryStore(database: database)
+        library = LibraryStore(database: database, sortFile: SortChoiceFile(paths: environment.paths))
         history = HistoryStore(database: database)
         detail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         playback = PlaybackStore(database: database, player: player, trackLists: services.trackLists)

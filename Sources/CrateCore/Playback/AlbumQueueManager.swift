@@ -106,6 +106,11 @@ public struct AlbumQueueManager: Equatable, Sendable {
         return index
     }
 
+    /// The entry of an album's track by disc and position, if the batch holds it.
+    public func entryIndex(ofAlbum albumID: Int64, slot: TrackSlot) -> Int? {
+        entries.firstIndex { $0.albumID == albumID && $0.track.disc == slot.disc && $0.track.position == slot.position }
+    }
+
     /// Puts the cursor on the entry playback starts from (a fresh batch).
     @discardableResult
     public mutating func start(at index: Int) -> TrackChange {

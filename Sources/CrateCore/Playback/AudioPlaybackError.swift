@@ -5,6 +5,8 @@ import Foundation
 public enum AudioPlaybackError: Error, Equatable, Sendable, Codable {
     /// The album has no files in the music folder.
     case notInMusicFolder(albumID: Int64)
+    /// The album has files, but not this track (disc, position).
+    case trackNotInMusicFolder(albumID: Int64, disc: Int, position: Int)
     /// Several albums in the music folder fit; Crate lists them instead of guessing.
     case ambiguousFiles(albumID: Int64, folders: [String])
     /// No GStreamer plugin decodes this format; `package` provides one.
@@ -26,6 +28,8 @@ public enum AudioPlaybackError: Error, Equatable, Sendable, Codable {
         switch self {
         case .notInMusicFolder:
             return L10n.tr("Not in your music folder")
+        case .trackNotInMusicFolder:
+            return L10n.tr("This track is not in your music folder")
         case .ambiguousFiles(_, let folders):
             return L10n.tr("Several albums in your music folder could be this one (%@); Crate does not guess. Tag the files with their MusicBrainz release, or keep one copy.", folders.joined(separator: "; "))
         case .missingPlugin(let format, let package):

@@ -11,8 +11,14 @@ public struct PlaybackState: Equatable, Sendable {
     /// Albums of the current batch, in order, and those skipped for lack of a track list.
     public var batchAlbumIDs: [Int64] = []
     public var skippedAlbumIDs: [Int64] = []
-    /// A message for the user (e.g. "No track list for this album"); cleared by the next play.
-    public var message: String?
+    /// A message for the user (e.g. "No track list for this album"); cleared by the next play
+    /// and by Stop. Setting it forgets `refusedAlbumID`.
+    public var message: String? {
+        didSet { refusedAlbumID = nil }
+    }
+    /// Set when `message` says why a request for this album could not play: it belongs to that
+    /// album's pane, not under the album that may still be playing.
+    public var refusedAlbumID: Int64?
 
     public init() {}
 }

@@ -77,19 +77,21 @@ extension PlaybackStore {
         return tracks.map { var track = $0; track.albumID = albumID; return track }
     }
 
-    /// Fills the manager's batch and tells the user about albums that will be skipped.
+    /// Fills the manager's batch and records the albums that will be skipped.
     func apply(_ content: BatchContent, to manager: inout AlbumQueueManager) {
         albums.merge(content.albums) { _, new in new }
         lastWithoutFiles = content.withoutFiles.values.first
         manager.fill(trackLists: content.trackLists, files: content.files)
         let skipped = manager.skippedAlbumIDs
         let batch = manager.batchAlbumIDs
+        // Albums after the one asked for are skipped without a message: a message belongs to the
+        // request that caused it, and would stay under another album while it plays.
         state.update {
             $0.batchAlbumIDs = batch
             $0.skippedAlbumIDs = skipped
-            if let first = skipped.first {
-                $0.message = content.withoutFiles[first]?.message ?? PlaybackError.noTrackList(albumID: first).message
-            }
+        }
+        for albumID in skipped {
+            Log.debug("album \(albumID) skipped: \(content.withoutFiles[albumID]?.message ?? PlaybackError.noTrackList(albumID: albumID).message)")
         }
     }
 

@@ -27,6 +27,9 @@ public final class PlaybackStore {
     var isStarting = false
     /// Bumped by every new play and by stop, so work started for an older session drops its result.
     var session = 0
+    /// Bumped by every play request and by stop: a request that finished loading after a newer
+    /// one (or a stop) was made drops its result.
+    var request = 0
     private var playerToken: ObservationToken?
     /// Why the last batch's albums had no files (real playback), for "nothing to play".
     var lastWithoutFiles: AudioPlaybackError?
@@ -51,24 +54,29 @@ public final class PlaybackStore {
     }
 
     /// Plays an album from its first track. With a grid, the albums after it follow in batches.
+    /// The album asked for plays, or the user is told why it cannot: another album never starts
+    /// in its place, and what was playing goes on until the new album is ready.
     public func play(albumID: Int64, grid: GridContext? = nil) async {
-        await start(albumID: albumID, trackIndex: 0, grid: grid)
+        await start(albumID: albumID, slot: nil, grid: grid)
     }
 
-    /// Plays an album from its `trackIndex`-th track (canonical order).
+    /// Plays an album from one of its tracks, known by disc and position (a track read from a
+    /// file has no id, and the files may hold fewer tracks than the album's list). A track
+    /// without a file says so instead of playing another one.
     ///
     /// When the album is already in the playing batch, only the cursor moves: the batch and
     /// auto-advance carry on (docs/decisions/0003-grid-playback-in-batches.md, "within-batch play path").
-    public func play(trackAt trackIndex: Int, ofAlbum albumID: Int64, grid: GridContext? = nil) async {
-        if var manager, manager.cursor != nil, let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex),
+    public func play(track slot: TrackSlot, ofAlbum albumID: Int64, grid: GridContext? = nil) async {
+        if var manager, manager.cursor != nil, let index = manager.entryIndex(ofAlbum: albumID, slot: slot),
            manager.seekToTrack(at: index) != nil {
+            request += 1
             self.manager = manager
             // A track the user chose: the last problem was about another one.
             state.update { $0.message = nil }
             await startPlayer(entries: manager.entries, at: index, session: session)
             return
         }
-        await start(albumID: albumID, trackIndex: trackIndex, grid: grid)
+        await start(albumID: albumID, slot: slot, grid: grid)
     }
 
     /// Pauses when playing; resumes when paused or stopped with a queue.
@@ -102,13 +110,16 @@ public final class PlaybackStore {
         await player.seek(toMs: positionMs)
     }
 
-    /// Stops playback and ends the session: no further album follows.
+    /// Stops playback and ends the session: no further album follows, and a request still
+    /// loading is dropped. The last problem belonged to what was playing: it goes too.
     public func stop() async {
+        request += 1
         endSession()
         await player.stop()
         state.update {
             $0.status = .stopped
             $0.positionMs = 0
+            $0.message = nil
         }
     }
 
@@ -131,8 +142,9 @@ public final class PlaybackStore {
 
     // MARK: - Private
 
-    private func start(albumID: Int64, trackIndex: Int, grid: GridContext?) async {
-        let session = newSession()
+    private func start(albumID: Int64, slot: TrackSlot?, grid: GridContext?) async {
+        request += 1
+        let request = self.request
         let context = grid.flatMap { grid in
             grid.tappedAlbumID == albumID ? grid : GridContext(albumIDs: grid.albumIDs, tapped: albumID)
         } ?? .single(albumID)
@@ -140,19 +152,42 @@ public final class PlaybackStore {
         state.update {
             $0.isPreparingQueue = true
             $0.message = nil
-            $0.skippedAlbumIDs = []
         }
         let content = await loadBatch(manager.batchAlbumIDs)
-        guard session == self.session else { return }
-        if content.missingAlbumIDs.contains(albumID) {
-            fail(PlaybackError.albumNotFound(albumID))
+        // A newer request (or Stop) came while this one loaded: it decides.
+        guard request == self.request else { return }
+        manager.fill(trackLists: content.trackLists, files: content.files)
+        guard let first = manager.entryIndex(ofAlbum: albumID) else {
+            if content.missingAlbumIDs.contains(albumID) {
+                refuse(PlaybackError.albumNotFound(albumID), albumID: albumID)
+            } else if let withoutFiles = content.withoutFiles[albumID] {
+                refuse(withoutFiles, albumID: albumID)
+            } else {
+                refuse(PlaybackError.noTrackList(albumID: albumID), albumID: albumID)
+            }
             return
         }
+        var index = first
+        if let slot {
+            guard let found = manager.entryIndex(ofAlbum: albumID, slot: slot) else {
+                refuse(AudioPlaybackError.trackNotInMusicFolder(albumID: albumID, disc: slot.disc, position: slot.position), albumID: albumID)
+                return
+            }
+            index = found
+        }
+        let session = newSession()
+        state.update { $0.isPreparingQueue = true }
         apply(content, to: &manager)
-        let index = manager.entryIndex(ofAlbum: albumID, track: trackIndex)
-            ?? manager.entryIndex(ofAlbum: albumID)
-            ?? 0
         await begin(manager, at: index, session: session)
+    }
+
+    /// A request that cannot play: says why; what was playing goes on.
+    private func refuse(_ error: Error, albumID: Int64) {
+        state.update {
+            $0.isPreparingQueue = false
+            $0.message = Self.describe(error)
+            $0.refusedAlbumID = albumID
+        }
     }
 
     private func resume() async {

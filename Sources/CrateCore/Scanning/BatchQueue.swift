@@ -108,7 +108,7 @@ public final class BatchQueue: Sendable {
             }
         }
         if error is BatchQueueError { return true }  // finished or held elsewhere: nothing to undo
-        try release(item, reason: error is CancellationError ? nil : ScanFailure(error).message)
+        try release(item, reason: ScanFailure(error) == .cancelled ? nil : ScanFailure(error).message)
         return false
     }
 

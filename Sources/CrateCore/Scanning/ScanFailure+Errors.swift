@@ -7,13 +7,22 @@ extension ScanFailure {
     public init(_ error: Error, cancelled: Bool = false) {
         if let failure = error as? ScanFailure {
             self = failure
-        } else if error is CancellationError || cancelled {
+        } else if error is CancellationError || cancelled || Self.isCancellation(error) {
             self = .cancelled
         } else if let service = Self.unreachableService(error) {
             self = .offline(service: service)
         } else {
             self = .other(UserMessage.text(for: error))
         }
+    }
+
+    /// A request the user's Esc (or Stop) cut off: libcurl says "cancelled", a provider passes
+    /// it on. Said "Cancelled", never "could not be scanned".
+    static func isCancellation(_ error: Error) -> Bool {
+        if let http = error as? HTTPError, case .cancelled = http { return true }
+        if let provider = error as? ProviderError, case .transport(let detail) = provider { return detail == "cancelled" }
+        if let identification = error as? IdentificationError, case .provider(let provider) = identification { return isCancellation(provider) }
+        return false
     }
 
     /// True for a provider call that never got an answer because the network is away.

@@ -13,6 +13,9 @@ public struct AlbumDetailState: Equatable, Sendable {
 
     public var album: Album?
     public var tracks: [Track] = []
+    /// The shown tracks (by disc and position) that have no file in the music folder; empty
+    /// when all have one, or when playback needs no files (the simulated player).
+    public var tracksWithoutFiles: Set<TrackSlot> = []
     public var review: ReviewStatus = .none
     public var errorMessage: String?
     /// A wall album that is not in the crate (the pane offers "Add to Crate"); nil for crate albums.
@@ -229,16 +232,17 @@ public final class AlbumDetailStore {
             return
         }
         do {
-            let (album, tracks, review, discogs) = try await read(albumID: albumID)
-            let rating = await readRating(album)
+            let read = try await read(albumID: albumID)
+            let rating = await readRating(read.album)
             guard current == loadID else { return }
             isShowing = false
             var next = AlbumDetailState()
-            next.album = album
-            next.tracks = tracks
+            next.album = read.album
+            next.tracks = read.tracks
+            next.tracksWithoutFiles = read.withoutFiles
             next.rating = rating
-            next.discogs = discogs
-            next.review = review.map { .available($0) } ?? .none
+            next.discogs = read.discogs
+            next.review = read.review.map { .available($0) } ?? .none
             state.set(next)
         } catch {
             guard current == loadID else { return }
@@ -259,20 +263,41 @@ public final class AlbumDetailStore {
         return try? await Task.detached { try database.albumRatings()[group] }.value
     }
 
-    /// The album with its tracks, cached review and Discogs link, read off the main actor.
-    private func read(albumID: Int64) async throws -> (Album?, [Track], Review?, DiscogsLink?) {
+    /// What the pane shows of an album, read together.
+    private struct Read: Sendable {
+        var album: Album?
+        var tracks: [Track] = []
+        var withoutFiles: Set<TrackSlot> = []
+        var review: Review?
+        var discogs: DiscogsLink?
+    }
+
+    /// The album with its tracks (and which have no file), cached review and Discogs link, read
+    /// off the main actor.
+    private func read(albumID: Int64) async throws -> Read {
         let database = self.database
         let lookup = lookupReview
         let files = albumFiles
-        return try await Task.detached(priority: .userInitiated) { () throws -> (Album?, [Track], Review?, DiscogsLink?) in
-            guard let album = try database.album(id: albumID) else { return (nil, [], nil, nil) }
-            var link: DiscogsLink?
+        return try await Task.detached(priority: .userInitiated) { () throws -> Read in
+            guard let album = try database.album(id: albumID) else { return Read() }
+            var read = Read(album: album)
             // A library the Discogs migration has not reached yet, or any read failure, just hides the button.
-            if case .linked(let found) = (try? database.discogsState(forAlbum: albumID)) ?? nil { link = found }
-            var tracks = try database.tracks(forAlbum: albumID)
-            // No track list, but files in the music folder: those are what Play plays.
-            if tracks.isEmpty, let files, let fromFiles = try? files.resolve(album).tracks { tracks = fromFiles }
-            return (album, tracks, try lookup(album), link)
+            if case .linked(let found) = (try? database.discogsState(forAlbum: albumID)) ?? nil { read.discogs = found }
+            read.tracks = try database.tracks(forAlbum: albumID)
+            if let files {
+                let slots = Set(read.tracks.map { TrackSlot(disc: $0.disc, position: $0.position) })
+                do {
+                    let found = try files.resolve(album)
+                    // No track list, but files in the music folder: those are what Play plays.
+                    if read.tracks.isEmpty { read.tracks = found.tracks } else { read.withoutFiles = slots.subtracting(found.files.keys) }
+                } catch AudioPlaybackError.notInMusicFolder {
+                    read.withoutFiles = slots
+                } catch {
+                    // Two candidate folders, or an unreadable index: Play says which; nothing is marked.
+                }
+            }
+            read.review = try lookup(album)
+            return read
         }.value
     }
 
@@ -291,19 +316,20 @@ public final class AlbumDetailStore {
         refreshCount += 1
         let (shown, current) = (loadID, refreshID)
         do {
-            let (album, tracks, review, discogs) = try await read(albumID: albumID)
-            let rating = await readRating(album)
+            let read = try await read(albumID: albumID)
+            let rating = await readRating(read.album)
             guard shown == loadID, current == refreshID else { return }
-            guard let album else {
+            guard let album = read.album else {
                 state.set(AlbumDetailState())  // The album left the crate.
                 return
             }
             var next = state.value
             next.album = album
-            next.tracks = tracks
+            next.tracks = read.tracks
+            next.tracksWithoutFiles = read.withoutFiles
             next.rating = rating
-            next.discogs = discogs
-            switch (next.review, review) {
+            next.discogs = read.discogs
+            switch (next.review, read.review) {
             case (.loading, _): break  // Regenerate is writing a new one; it sets the result.
             case (_, let review?): next.review = .available(review)
             case (.available, nil): next.review = .none

@@ -73,8 +73,18 @@ public final class LibraryStore {
     /// Albums read with each listing (the grid asks for the rest as it scrolls).
     public nonisolated static let firstPageSize = 120
 
-    public init(database: AppDatabase) {
+    /// Where the chosen sort order is kept across restarts (nil: not kept).
+    private let sortFile: SortChoiceFile?
+
+    public init(database: AppDatabase, sortFile: SortChoiceFile? = nil) {
         self.database = database
+        self.sortFile = sortFile
+        if let choice = sortFile?.read() {
+            state.update {
+                $0.sort = choice.sort
+                $0.reversed = choice.reversed
+            }
+        }
     }
 
     /// Loads the crate and keeps it current until `stop()`. Calling it again does nothing.
@@ -126,13 +136,19 @@ public final class LibraryStore {
     public func setSort(_ sort: AlbumSort) async {
         guard sort != state.value.sort else { return }
         state.update { $0.sort = sort }
+        keepSortChoice()
         await reload()
     }
 
     public func setReversed(_ reversed: Bool) async {
         guard reversed != state.value.reversed else { return }
         state.update { $0.reversed = reversed }
+        keepSortChoice()
         await reload()
+    }
+
+    private func keepSortChoice() {
+        sortFile?.write(.init(sort: state.value.sort, reversed: state.value.reversed))
     }
 
     public func search(_ query: String) async {

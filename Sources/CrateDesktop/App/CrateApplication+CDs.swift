@@ -12,7 +12,6 @@ extension CrateApplication {
         // The music folders are indexed at start and watched while the window is open.
         let index = MusicIndexStore(database: model.environment.database)
         let monitor = MusicFolderMonitor(store: index, folders: folders, stateDirectory: model.environment.paths.stateDirectory)
-        if TestEvents.isEnabled { monitor.onEvent = { TestEvents.note($0) } }
         window.musicFolders = monitor
         GObjectScope.of(window.widget).connect(window.widget, "destroy") { monitor.stop() }
         // Indexing compares every crate album with the files: after the first page is up.

@@ -23,7 +23,7 @@ extension CrateApplication {
         }
         if let problem = model.settingsProblem { window.banner.show(problem, isError: true) }
         if let playerProblem { window.banner.show(playerProblem, isError: true) }
-        window.attach(library: model.library, history: model.history, detail: model.detail, database: database)
+        window.attach(model: model, database: database)
         // The log-backed stand-in makes no sound: the pane says so while it is in use.
         window.attachPlayback(model.playback, simulated: (player as any Player) is LogPlayer)
         let mpris = MprisService(store: model.playback, artworkDirectory: TextureCache.artworkDirectory)
@@ -32,11 +32,11 @@ extension CrateApplication {
         mpris.start()
         self.mpris = mpris
         window.attachScanning(model.scans, model: model)
-        window.attachWall(model.wall, detail: model.wallDetail)
+        window.attachWall(model.wall, detail: model.wallDetail, genres: model.genres)
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
-        window.attachGenres(model.genres, wall: model.wall, detail: model.wallDetail)
         window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
                              coverArt: model.services.settings.endpoints.coverArtArchive)
+        WindowTestHooks.installIfEnabled(on: window, app: self)
         StartupTiming.mark("stores attached; loading the crate")
         model.start(deferringBackgroundWork: true)
         StartupTiming.mark("stores started")
@@ -57,7 +57,6 @@ extension CrateApplication {
             StartupTiming.mark("integrity check done (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
             guard case .damaged(let message) = result, let window else { return }
             window.banner.show(message, isError: true)
-            TestEvents.note("library damaged")
         }
     }
 
@@ -102,10 +101,7 @@ extension CrateApplication {
         let preferences = PreferencesWindow(parent: window?.widget, store: store)
         addMusicPage(to: preferences, store: store)
         preferencesWindow = preferences
-        if TestEvents.isEnabled {
-            TestEvents.note("preferences shown")
-            GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
-        }
+        onPreferences?(preferences)
         preferences.present()
     }
 
@@ -124,7 +120,7 @@ extension CrateApplication {
             let tab = options.tab
             Task {
                 await model.detail.show(albumID: id)
-                if let tab { window.detailPane?.showTab(tab) }
+                if let tab { window.crate.pane?.showTab(tab) }
             }
         }
         if options.selfTest { SelfTest.start(app: self, window: window) }

@@ -15,6 +15,8 @@ final class CrateApplication {
     /// Media keys and GNOME Shell's controls (MPRIS 2 on the session bus).
     var mpris: MprisService?
     private(set) var exitStatus: Int32 = 0
+    /// Called with each Preferences window shown (the test hooks follow it).
+    var onPreferences: ((PreferencesWindow) -> Void)?
 
     init(options: LaunchOptions) {
         self.options = options

@@ -11,8 +11,13 @@ enum DataFiles {
         }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         candidates.append(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/crate"))
-        // Running from `.build/<config>/`: the package's data/ folder.
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data"))
+        // Running from `.build/<config>/`: the data/ folder of the package this file is in (found
+        // by its Package.swift, so moving the file between folders does not lose it).
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/", !fm.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        candidates.append(folder.appendingPathComponent("data"))
         return candidates.first { fm.fileExists(atPath: $0.appendingPathComponent("style.css").path) }
     }()
 

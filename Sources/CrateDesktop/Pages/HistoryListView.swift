@@ -25,6 +25,8 @@ final class HistoryListView {
     var onRemove: ((UnscannedPhoto) -> Void)?
     /// The selected position changed (test events).
     var onSelectionChanged: ((Int?) -> Void)?
+    /// A scan was activated (double click, Enter): its album opens.
+    var onActivate: ((HistoryEntry) -> Void)?
     /// A scan's context menu is asked for (secondary click at a point of the row, or the Menu key).
     var onContextMenu: ((HistoryEntry, UnsafeMutablePointer<GtkWidget>, (x: Double, y: Double)?) -> Void)?
 
@@ -78,6 +80,11 @@ final class HistoryListView {
         scope.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }
             self.rows[item] = nil
+        }
+        // A double click (or Enter) on a scan opens its album; the click before it selected the row.
+        scope.connect(listView, "activate") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, let id = self.selectedScanID, let entry = self.entriesByID[id] else { return }
+            self.onActivate?(entry)
         }
         scope.connect(selection, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }

@@ -60,6 +60,15 @@ enum Gtk {
 
     /// Starts or stops a spinner; it spins only while it is on screen (see `crate_spinner_set`).
     /// Use this, never `gtk_spinner_start`/`gtk_spinner_stop`.
+    /// A centred spinner that spins while on screen (a page still loading).
+    static func spinnerPage() -> UnsafeMutablePointer<GtkWidget> {
+        let spinner = gtk_spinner_new()!
+        spin(spinner, true)
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        return spinner
+    }
+
     static func spin(_ spinner: UnsafeMutablePointer<GtkWidget>, _ spinning: Bool) {
         crate_spinner_set(spinner, spinning ? 1 : 0)
     }

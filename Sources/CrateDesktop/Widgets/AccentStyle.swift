@@ -6,23 +6,40 @@ import Foundation
 /// detail pane's tint and play button, and the playback bar's progress gradient.
 @MainActor
 enum AccentStyle {
-    enum Slot { case detail, playing }
+    /// `detail(n)`: the album pane whose CSS class is `detailClass(n)` (each pane has its own
+    /// colours); `playing`: the playback bar.
+    enum Slot: Hashable { case detail(Int), playing }
 
     private static var provider: OpaquePointer?
     private static var css: [Slot: String] = [:]
     private static var cache: [String: ArtworkColors] = [:]
+    /// The artwork each slot shows now: colours computed for an older one are dropped.
+    private static var wanted: [Slot: String] = [:]
+    private static var panes = 0
 
-    /// Computes (off the main thread, cached by file) and applies the colours of `thumbnailPath`;
-    /// nil clears the slot back to the theme's colours.
+    /// A new album pane's slot and the CSS class that scopes its colours.
+    static func newDetailSlot() -> (slot: Slot, cssClass: String) {
+        panes += 1
+        return (.detail(panes), detailClass(panes))
+    }
+
+    static func detailClass(_ pane: Int) -> String { "detail-pane-\(pane)" }
+
+    /// Applies the colours of `thumbnailPath` (computed off the main thread, cached by file);
+    /// nil clears the slot back to the theme's colours. Until a new cover's colours are known
+    /// the slot has the theme's: the last album's colours never tint the next one.
     static func apply(thumbnailPath: String?, to slot: Slot) {
+        wanted[slot] = thumbnailPath
         guard let path = thumbnailPath else { return set(nil, slot) }
         if let colors = cache[path] { return set(colors, slot) }
+        set(nil, slot)
         Task {
             let colors = try? await BlockingWork.run {
                 ArtworkColors(image: try ImagePreparer().decodeUpright(Data(contentsOf: URL(fileURLWithPath: path))))
             }
             guard let colors else { return }
             cache[path] = colors
+            guard wanted[slot] == path else { return }
             set(colors, slot)
         }
     }
@@ -31,15 +48,17 @@ enum AccentStyle {
         if let colors {
             let a = colors.primary.hex, b = colors.secondary.hex
             switch slot {
-            case .detail:
+            case .detail(let pane):
+                let pane = detailClass(pane)
                 css[slot] = """
-                    .detail-pane { background-image: linear-gradient(to bottom, alpha(\(a), 0.28), alpha(\(b), 0.06) 55%, transparent 80%); }
-                    .detail-pane button.suggested-action { background-image: none; background-color: \(a); color: \(readable(colors.primary)); }
+                    .\(pane) { background-image: linear-gradient(to bottom, alpha(\(a), 0.28), alpha(\(b), 0.06) 55%, transparent 80%); }
+                    .\(pane) button.suggested-action { background-image: none; background-color: \(a); color: \(readable(colors.primary)); }
                     """
             case .playing:
                 css[slot] = "progressbar.accent > trough > progress { background-image: linear-gradient(to right, \(a), \(b)); border-color: \(a); }"
             }
         } else {
+            guard css[slot] != nil else { return }
             css[slot] = nil
         }
         install()

@@ -28,7 +28,7 @@ final class AlbumDetailPane {
     /// "Couldn't add …" and other messages of the pane.
     private let messageLabel: UnsafeMutablePointer<GtkWidget>
     /// Play the whole album (nil index) or from one track.
-    var onPlay: ((Int64, Int?) -> Void)?
+    var onPlay: ((Int64, TrackSlot?) -> Void)?
     /// The "Play the album" button (tests click it).
     private(set) var playAlbumButton: UnsafeMutablePointer<GtkWidget>!
     private var tracksButton: UnsafeMutablePointer<GtkWidget>!
@@ -45,9 +45,12 @@ final class AlbumDetailPane {
     var onPlayIcon: ((String) -> Void)?
     private var playIcon = "media-playback-start-symbolic"
 
+    /// This pane's own accent colours (another pane's album never tints it).
+    private let accent = AccentStyle.newDetailSlot()
+
     init(store: AlbumDetailStore) {
         self.store = store
-        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["detail-pane"])
+        let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["detail-pane", accent.cssClass])
         artistLabel = Gtk.label("", classes: ["title-3", "detail-artist"], xalign: 0.5)
         titleLabel = Gtk.label("", classes: ["title-1", "detail-title"], xalign: 0.5)
         subtitleLabel = Gtk.label("", classes: ["dim-label"], xalign: 0.5)
@@ -124,10 +127,7 @@ final class AlbumDetailPane {
             self.onArtist?(album.artist, MBID(validating: album.musicBrainzReleaseGroupID))
         }
 
-        tracks.onPlay = { [weak self] index in
-            guard let self, let id = self.store.state.value.album?.id else { return }
-            self.onPlay?(id, index)
-        }
+        tracks.onPlay = { [weak self] index in self?.playTrack(at: index) }
         actions.onAdd = { [weak store] in
             guard let store else { return }
             Task { await store.addShownToCrate() }
@@ -162,7 +162,7 @@ final class AlbumDetailPane {
             onPlayIcon?(icon)
         }
         let nowPlaying = thisAlbum ? playback.nowPlayingTrack.map { TrackListView.NowPlaying(disc: $0.disc, position: $0.position, isPlaying: playing) } : nil
-        tracks.show(state.tracks, keyTracks: state.keyTrackIDs, nowPlaying: nowPlaying)
+        tracks.show(state.tracks, keyTracks: state.keyTrackIDs, nowPlaying: nowPlaying, withoutFiles: state.tracksWithoutFiles)
     }
 
     /// The track list's marks (test events).
@@ -178,8 +178,10 @@ final class AlbumDetailPane {
 
     /// Plays the shown album from the track at `index` (the track menu's Play from Here).
     func playTrack(at index: Int) {
-        guard let id = store.state.value.album?.id else { return }
-        onPlay?(id, index)
+        let state = store.state.value
+        guard let id = state.album?.id, state.tracks.indices.contains(index) else { return }
+        let track = state.tracks[index]
+        onPlay?(id, TrackSlot(disc: track.disc, position: track.position))
     }
 
     var onTracksMarked: ((_ playing: Int?, _ keyTracks: Int) -> Void)? {
@@ -212,7 +214,7 @@ final class AlbumDetailPane {
         if case .available(let value) = state.review { reviewValue = value }
         artwork.show(album: album, review: reviewValue)
         let thumbnail = album.artworkStatus == .available ? album.thumbnailURL(in: TextureCache.artworkDirectory)?.path : nil
-        AccentStyle.apply(thumbnailPath: thumbnail, to: .detail)
+        AccentStyle.apply(thumbnailPath: thumbnail, to: accent.slot)
         Gtk.setText(artistLabel, album.artist)
         Gtk.setTooltip(artistButton, L10n.tr("All albums by %@", album.artist))
         Gtk.setAccessibleLabel(artistButton, L10n.tr("All albums by %@", album.artist))

@@ -7,7 +7,8 @@ final class EmptyStateView {
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let detailLabel: UnsafeMutablePointer<GtkWidget>
 
-    init(icon: String = "media-optical-symbolic", title: String, detail: String) {
+    /// `button`: a pill under the text that activates a window action (e.g. "win.scan").
+    init(icon: String = "media-optical-symbolic", title: String, detail: String, button: (label: String, action: String)? = nil) {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["empty-state"])
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
@@ -26,6 +27,15 @@ final class EmptyStateView {
         Gtk.append(widget, image)
         Gtk.append(widget, titleLabel)
         Gtk.append(widget, detailLabel)
+        if let button {
+            let pill = gtk_button_new_with_mnemonic(button.label)!
+            gtk_actionable_set_action_name(crate_actionable(pill), button.action)
+            gtk_widget_add_css_class(pill, "pill")
+            gtk_widget_add_css_class(pill, "suggested-action")
+            gtk_widget_set_halign(pill, GTK_ALIGN_CENTER)
+            gtk_widget_set_margin_top(pill, 6)
+            Gtk.append(widget, pill)
+        }
     }
 
     func update(title: String, detail: String) {

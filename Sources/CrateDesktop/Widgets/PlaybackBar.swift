@@ -70,7 +70,9 @@ final class PlaybackBar {
         }
         Gtk.setText(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
         Gtk.setTooltip(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
-        Gtk.setText(trackLabel, state.message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? "")
+        // A request refused for another album is said in its pane and the banner, not under this one.
+        let message = state.refusedAlbumID == nil ? state.message : nil
+        Gtk.setText(trackLabel, message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? "")
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
         let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"

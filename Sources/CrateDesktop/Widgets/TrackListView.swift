@@ -17,7 +17,7 @@ final class TrackListView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
     private let emptyLabel: UnsafeMutablePointer<GtkWidget>
-    private var shown: (tracks: [Track], keyTracks: Set<Int64>, nowPlaying: NowPlaying?)?
+    private var shown: (tracks: [Track], keyTracks: Set<Int64>, nowPlaying: NowPlaying?, withoutFiles: Set<TrackSlot>)?
     /// Plays the track at this index of the list (disc order).
     var onPlay: ((Int) -> Void)?
     /// The playing track's button: pause or resume.
@@ -48,9 +48,10 @@ final class TrackListView {
     }
 
     /// Redraws only when something it shows changed.
-    func show(_ tracks: [Track], keyTracks: Set<Int64> = [], nowPlaying: NowPlaying? = nil) {
-        if let shown, shown.tracks == tracks, shown.keyTracks == keyTracks, shown.nowPlaying == nowPlaying { return }
-        shown = (tracks, keyTracks, nowPlaying)
+    /// `withoutFiles`: tracks with no file in the music folder, shown dimmed with no play button.
+    func show(_ tracks: [Track], keyTracks: Set<Int64> = [], nowPlaying: NowPlaying? = nil, withoutFiles: Set<TrackSlot> = []) {
+        if let shown, shown.tracks == tracks, shown.keyTracks == keyTracks, shown.nowPlaying == nowPlaying, shown.withoutFiles == withoutFiles { return }
+        shown = (tracks, keyTracks, nowPlaying, withoutFiles)
         // gtk_list_box_remove_all arrived in GTK 4.12; Debian 12 has 4.8.
         while let child = gtk_widget_get_first_child(list) {
             gtk_list_box_remove(crate_list_box(list), child)
@@ -67,7 +68,8 @@ final class TrackListView {
             }
             let playing = track.disc == nowPlaying?.disc && track.position == nowPlaying?.position ? nowPlaying : nil
             if playing != nil { playingIndex = index }
-            let trackRow = row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing)
+            let hasFile = !withoutFiles.contains(TrackSlot(disc: track.disc, position: track.position))
+            let trackRow = row(track, index: index, isKey: track.id.map(keyTracks.contains) ?? false, playing: playing, hasFile: hasFile)
             rowWidgets.append(trackRow)
             ContextMenu.onSecondaryClick(trackRow) { [weak self] x, y in
                 guard let self, self.rowWidgets.indices.contains(index) else { return }
@@ -85,7 +87,7 @@ final class TrackListView {
         onMarked?(playingIndex, tracks.filter { $0.id.map(keyTracks.contains) ?? false }.count)
     }
 
-    private func row(_ track: Track, index: Int, isKey: Bool, playing: NowPlaying?) -> UnsafeMutablePointer<GtkWidget> {
+    private func row(_ track: Track, index: Int, isKey: Bool, playing: NowPlaying?, hasFile: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["track-row"])
         let icon = playing?.isPlaying == true ? "media-playback-pause-symbolic" : "media-playback-start-symbolic"
         let verb = playing?.isPlaying == true ? L10n.tr("Pause") : (playing != nil ? L10n.tr("Resume") : L10n.tr("Play"))
@@ -95,6 +97,12 @@ final class TrackListView {
         gtk_widget_add_css_class(play, "flat")
         GObjectScope.of(widget).connect(play, "clicked") { [weak self] in
             if playing != nil { self?.onToggle?() } else { self?.onPlay?(index) }
+        }
+        if !hasFile {
+            // Nothing to play: the row says why instead of a button that would play another track.
+            gtk_widget_set_sensitive(play, 0)
+            gtk_widget_add_css_class(row, "without-file")
+            Gtk.setTooltip(row, L10n.tr("Not in your music folder"))
         }
         // The playing track shows a speaker instead of its number.
         let number: UnsafeMutablePointer<GtkWidget>
@@ -126,6 +134,7 @@ final class TrackListView {
         var description = "\(track.title)"
         if isKey { description += ", key track" }
         if let playing { description += playing.isPlaying ? ", playing" : ", paused" }
+        if !hasFile { description += ", " + L10n.tr("Not in your music folder") }
         Gtk.setAccessibleLabel(row, description)
         return row
     }

@@ -1,6 +1,7 @@
 import CGtk
 import CrateCore
 
+/// The window's actions (`win.*`), Escape and Back, and the header's state.
 extension MainWindow {
     func installActions() {
         Actions.add(to: widget, "close") { [weak self] in
@@ -18,110 +19,152 @@ extension MainWindow {
             gtk_search_bar_set_search_mode(crate_search_bar(self.searchBar), 1)
             gtk_widget_grab_focus(self.searchEntry)
         }
-        Actions.add(to: widget, "delete-scan") { [weak self] in self?.deleteSelectedScan() }
+        Actions.add(to: widget, "delete-scan") { [weak self] in self?.history.deleteSelected() }
         Actions.add(to: widget, "undo") { [weak self] in self?.undoLast() }
-        // Context menus (see MainWindow+ContextMenus).
+        // Context menus (built by the pages from these actions).
         Actions.addID(to: widget, "album-play") { [weak self] id in self?.play(albumID: id, track: nil) }
         Actions.addID(to: widget, "album-open") { [weak self] id in self?.openAlbum(id) }
-        Actions.addID(to: widget, "album-not-this") { [weak self] id in self?.reconsiderAlbum(id) }
+        Actions.addID(to: widget, "album-not-this") { [weak self] id in
+            guard let self, let model = self.model else { return }
+            self.showPage("crate")
+            self.crate.reconsider(albumID: id, model: model, scans: self.scanning?.store)
+        }
         Actions.addID(to: widget, "album-history") { [weak self] id in self?.showAlbumInHistory(id) }
         Actions.addID(to: widget, "album-artist") { [weak self] id in self?.showArtist(ofAlbum: id) }
         Actions.addID(to: widget, "album-remove") { [weak self] id in self?.removeAlbum(id) }
         Actions.addText(to: widget, "open-uri") { [weak self] uri in self?.openURI(uri) }
-        Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.deleteScan(id) }
-        Actions.addID(to: widget, "track-play") { [weak self] index in self?.detailPane?.playTrack(at: Int(index)) }
+        Actions.addID(to: widget, "scan-delete") { [weak self] id in self?.history.delete(scanID: id) }
+        Actions.addID(to: widget, "track-play") { [weak self] index in self?.crate.pane?.playTrack(at: Int(index)) }
         Actions.addText(to: widget, "copy-text") { [weak self] text in self?.copyText(text) }
-        Actions.addChoice(to: widget, "sort", initial: AlbumSort.recentlyScanned.rawValue) { [weak self] value in
-            guard let sort = AlbumSort(rawValue: value), let library = self?.library else { return }
+    }
+
+    /// Sort and reverse, starting from the order the library store kept from the last run.
+    func installSortActions(_ library: LibraryStore) {
+        let state = library.state.value
+        Actions.addChoice(to: widget, "sort", initial: state.sort.rawValue) { [weak library] value in
+            guard let sort = AlbumSort(rawValue: value), let library else { return }
             Task { await library.setSort(sort) }
         }
-        Actions.addToggle(to: widget, "sort-reversed", initial: false) { [weak self] reversed in
-            guard let library = self?.library else { return }
+        Actions.addToggle(to: widget, "sort-reversed", initial: state.reversed) { [weak library] reversed in
+            guard let library else { return }
             Task { await library.setReversed(reversed) }
         }
     }
 
-    /// The header bar, and the bar that holds the Crate | History switcher at the bottom of the
-    /// window when the header is too narrow for it (the header then shows the page's title).
-    func makeHeaderBar() -> (header: UnsafeMutablePointer<GtkWidget>, switcherBar: UnsafeMutablePointer<GtkWidget>) {
-        let header = adw_header_bar_new()!
-        let bar = crate_adw_header_bar(header)
-        backButton = Gtk.iconButton("go-previous-symbolic", label: L10n.tr("Back to the crate (Esc)"))
-        gtk_widget_set_visible(backButton, 0)
-        adw_header_bar_pack_start(bar, backButton)
-        let scan = Gtk.iconButton("document-open-symbolic", label: L10n.tr("Scan a cover photo (Ctrl+O)"), action: "win.scan")
-        adw_header_bar_pack_start(bar, scan)
-        // When the header is wide enough for the switcher (no subtitle then), the count sits here.
-        let count = gtk_label_new(nil)!
-        gtk_widget_add_css_class(count, "dim-label")
-        // It must never hold the header wide: it ellipsizes rather than stopping the window at 360 px.
-        gtk_label_set_ellipsize(crate_label(count), PANGO_ELLIPSIZE_END)
-        adw_header_bar_pack_start(bar, count)
-        countLabel = count
-
-        let title = adw_view_switcher_title_new()!
-        adw_view_switcher_title_set_stack(crate_view_switcher_title(title), crate_view_stack(mainStack))
-        adw_view_switcher_title_set_title(crate_view_switcher_title(title), L10n.tr("Crate"))
-        // Three pages make the switcher title's own minimum ~70 px, which held the whole window
-        // at 365 px. Held in a scroller that scrolls nothing (external policy), it asks for no
-        // minimum width; at 360 px it still gets the room for "Crate" and the album count.
-        let titleHolder = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(crate_scrolled_window(titleHolder), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
-        gtk_scrolled_window_set_propagate_natural_width(crate_scrolled_window(titleHolder), 1)
-        gtk_scrolled_window_set_propagate_natural_height(crate_scrolled_window(titleHolder), 1)
-        gtk_scrolled_window_set_child(crate_scrolled_window(titleHolder), title)
-        adw_header_bar_set_title_widget(bar, titleHolder)
-        switcherTitle = title
-        let switcherBar = adw_view_switcher_bar_new()!
-        adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(mainStack))
-
-        adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: L10n.tr("Main menu"), items: [
-            ("_Preferences", "app.preferences"),
-            (L10n.tr("_Keyboard Shortcuts"), "app.shortcuts"),
-            ("_Diagnostics", "win.show-diagnostics"),
-            (L10n.tr("_About Crate"), "app.about"),
-            ("_Quit", "app.quit"),
-        ]))
-        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: L10n.tr("Sort albums"), items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [(L10n.tr("_Reverse Order"), "win.sort-reversed")])
-        adw_header_bar_pack_end(bar, sort)
-        let search = Gtk.iconButton("system-search-symbolic", label: L10n.tr("Search the crate (Ctrl+F)"), action: "win.search")
-        adw_header_bar_pack_end(bar, search)
-        gridButtons = [sort, search]
-
-        let scope = GObjectScope.of(widget)
-        scope.connect(backButton, "clicked") { [weak self] in
-            guard let self else { return }
-            if self.artistBack() { return }
-            if self.visiblePage == "wall" { self.closeWallDetail() } else { self.closeDetail() }
+    /// Escape, in order: cancel a running scan; the artist page; close the search; close the
+    /// shown page's album pane (or genre feed). Returns false when there was nothing to close,
+    /// so the key goes on to the focused widget.
+    func escape() -> Bool {
+        if let scanning, scanning.isBusy {
+            scanning.cancel()
+            return true
         }
-        scope.connect(title, "notify::title-visible") { [weak self] (_: UnsafeMutableRawPointer?) in
-            let narrow = adw_view_switcher_title_get_title_visible(crate_view_switcher_title(title))
-            adw_view_switcher_bar_set_reveal(crate_view_switcher_bar(switcherBar), narrow)
-            self?.updateHeader()
+        if artist?.back() == true { return true }
+        if gtk_search_bar_get_search_mode(crate_search_bar(searchBar)) != 0 {
+            gtk_search_bar_set_search_mode(crate_search_bar(searchBar), 0)
+            gtk_editable_set_text(crate_editable(searchEntry), "")
+            crate.focus()
+            return true
         }
-        scope.connect(mainStack, "notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
-            self?.updateHeader()
+        if visiblePage == "crate", crate.isShowingDetail {
+            crate.closeDetail()
+            return true
         }
-        return (header, switcherBar)
+        if visiblePage == "wall" { return wall.escape() }
+        return false
     }
 
-    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = []) -> UnsafeMutablePointer<GtkWidget> {
-        let menu = g_menu_new()!
-        for (title, action) in items { g_menu_append(menu, title, action) }
-        if !footer.isEmpty {
-            // A second section: the menu draws a separator above it.
-            let section = g_menu_new()!
-            for (title, action) in footer { g_menu_append(section, title, action) }
-            g_menu_append_section(menu, nil, UnsafeMutableRawPointer(section).assumingMemoryBound(to: GMenuModel.self))
-            g_object_unref(UnsafeMutableRawPointer(section))
+    /// The header's back button: the artist page's, else the shown page's album pane.
+    func back() {
+        if artist?.back() == true { return }
+        if visiblePage == "wall" { wall.closeDetail() } else { crate.closeDetail() }
+    }
+
+    /// Where the pane has taken the grid's place, the header shows back instead of grid actions.
+    func updateHeader() {
+        let page = visiblePage
+        // The artist page lies over the pages: while it is open only its own album counts.
+        let albumOnly = artist?.isOpen == true ? artist?.showsAlbumOnly == true
+            : (page == "crate" && crate.showsAlbumOnly) || (page == "wall" && wall.showsAlbumOnly)
+        // Search and sort act on the crate: off on other pages, and on an empty crate (nothing
+        // to search or sort) unless a search is already under way. The count is the crate's.
+        header.update(albumOnly: albumOnly, gridActions: page == "crate" && crate.hasAlbums,
+                      count: page == "crate" ? crate.countText ?? "" : nil)
+    }
+
+    // MARK: - Album commands (context menus)
+
+    /// Shows an album in the crate page: selected in the grid when it is there, its pane open.
+    func openAlbum(_ id: Int64) {
+        showPage("crate")
+        crate.open(albumID: id)
+    }
+
+    /// History with the album's newest scan selected.
+    func showAlbumInHistory(_ id: Int64) {
+        showPage("history")
+        guard let model else { return }
+        Task { [weak self] in
+            let scanID = await model.newestScanID(albumID: id)
+            guard let self else { return }
+            guard let scanID else {
+                self.toasts.show(L10n.tr("This album has no scan in History"), seconds: 4)
+                return
+            }
+            self.history.reveal(scanID: scanID)
+            self.onShowInHistory?(scanID)
         }
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(crate_menu_button(button), icon)
-        gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        Gtk.setTooltip(button, label)
-        Gtk.setAccessibleLabel(button, label)
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        return button
+    }
+
+    /// Opens the artist page of an album in the crate (from its context menu).
+    func showArtist(ofAlbum id: Int64) {
+        guard let model else { return }
+        Task { [weak self] in
+            guard let album = await model.album(id: id), let self else { return }
+            self.openArtist(name: album.artist, releaseGroup: MBID(validating: album.musicBrainzReleaseGroupID))
+        }
+    }
+
+    /// "Remove from Crate" with a toast that offers Undo (Ctrl+Z does the same while it is up).
+    func removeAlbum(_ id: Int64) {
+        Task { [weak self] in
+            guard let self, let removed = await self.crate.remove(albumID: id) else { return }
+            var undone = false
+            self.removalToast?.dismiss()
+            self.undoable = .albumRemoval
+            self.removalToast = self.toasts.show(L10n.tr("Removed “%@”", removed.title), button: L10n.tr("_Undo"), action: { [weak self] in
+                undone = true
+                self?.crate.undoRemoval(of: removed)
+            }, onDismiss: { [weak self] in
+                // Only this toast's removal: a later one has its own toast.
+                if !undone { self?.crate.commitRemoval(removed) }
+            })
+        }
+    }
+
+    /// Ctrl+Z: undoes the newer of the last history delete and the last album removal.
+    func undoLast() {
+        if undoable == .albumRemoval, let removed = crate.undoableRemoval {
+            undoable = nil
+            crate.undoRemoval(of: removed)
+            removalToast?.dismiss()
+            removalToast = nil
+            return
+        }
+        history.undoLastDeletion()
+    }
+
+    /// Puts text on the clipboard and says so.
+    func copyText(_ text: String) {
+        let clipboard = gdk_display_get_clipboard(gtk_widget_get_display(widget))
+        gdk_clipboard_set_text(clipboard, text)
+        onCopy?(text)
+        toasts.show(L10n.tr("Copied “%@”", text), seconds: 2)
+    }
+
+    /// Opens a web page (Open in MusicBrainz) in the default browser.
+    func openURI(_ uri: String) {
+        onOpenURI?(uri)
+        gtk_show_uri(crate_window(widget), uri, 0)  // GDK_CURRENT_TIME
     }
 }

@@ -258,9 +258,10 @@ struct ErrorMessageWalkTests {
         Walk([AudioPlaybackError.notInMusicFolder(albumID: 7), .ambiguousFiles(albumID: 7, folders: ["/music/A/B", "/music/copy/A/B"]),
               .missingPlugin(format: "AAC", package: "gstreamer1.0-libav"), .fileMissing(path: "/music/A/B/01.flac"),
               .unreadableFile(path: "/music/A/B/02.flac"), .noAudioOutput, .invalidSink("nosuchsink"), .playerUnavailable,
-              .playbackFailed(path: "/music/A/B/03.flac")], cases: 9) {
+              .playbackFailed(path: "/music/A/B/03.flac"), .trackNotInMusicFolder(albumID: 7, disc: 1, position: 4)], cases: 10) {
             switch $0 {
             case .notInMusicFolder: 0
+            case .trackNotInMusicFolder: 9
             case .ambiguousFiles: 1
             case .missingPlugin: 2
             case .fileMissing: 3
@@ -391,7 +392,8 @@ struct ErrorMessageWalkTests {
 
     /// The product's banner texts, shown as headlines without a full stop.
     static let unpunctuated: Set<String> = [ScanFailure.notIdentified.message, ScanFailure.cancelled.message, PlaybackError.noTrackList(albumID: 1).message,
-                                                AudioPlaybackError.notInMusicFolder(albumID: 1).message]
+                                                AudioPlaybackError.notInMusicFolder(albumID: 1).message,
+                                                AudioPlaybackError.trackNotInMusicFolder(albumID: 1, disc: 1, position: 1).message]
 
     /// What the user must never read.
     static func problems(in text: String) -> [String] {

@@ -20,6 +20,25 @@ struct LibraryStoreTests {
         #expect(store.state.value.albums.map(\.album.title) == ["Kind of Blue", "Homogenic", "Abbey Road", "Black One"])
     }
 
+    /// The sort order was lost on every restart: the store keeps it in the state directory.
+    @Test func theChosenSortOrderIsKeptForTheNextStart() async throws {
+        let temp = try TemporaryDirectory()
+        let file = SortChoiceFile(url: temp.url.appendingPathComponent("state/crate-view.json"))
+        let db = try seeded()
+        let first = LibraryStore(database: db, sortFile: file)
+        #expect(first.state.value.sort == .recentlyScanned)
+        await first.setSort(.artist)
+        await first.setReversed(true)
+        let next = LibraryStore(database: db, sortFile: file)
+        #expect(next.state.value.sort == .artist)
+        #expect(next.state.value.reversed)
+        await next.reload()
+        #expect(next.state.value.albums.first?.album.artist == "Sunn O)))")
+        // A damaged file is the default order, not a failure.
+        try Data("{not json".utf8).write(to: file.url)
+        #expect(LibraryStore(database: db, sortFile: file).state.value.sort == .recentlyScanned)
+    }
+
     @Test func artistSortIgnoresLeadingArticlesAndAccents() async throws {
         let store = LibraryStore(database: try seeded())
         await store.setSort(.artist)

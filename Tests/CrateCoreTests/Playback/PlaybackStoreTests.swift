@@ -75,21 +75,72 @@ struct PlaybackStoreTests {
         #expect(try database.tracks(forAlbum: ids[0]).map(\.title) == ["Looked up"])
     }
 
-    @Test func albumWithoutTrackListInMiddleOfBatchIsSkippedWithAMessage() async throws {
+    /// An album without a track list later in the batch used to put "No track list for this
+    /// album" under the next album while it played: a message belongs to the request.
+    @Test func albumWithoutTrackListInMiddleOfBatchIsSkippedQuietly() async throws {
         let (database, ids) = try F.library([F.spec(1), F.spec(1), [], F.spec(1), F.spec(1)])
         let sim = simulator(database)
         await sim.run(albumID: ids[0], grid: GridContext(albumIDs: ids, tappedIndex: 0))
         #expect(try F.playedAlbums(sim.log.lines) == [ids[0], ids[1], ids[3], ids[4]])
-        #expect(sim.store.state.value.message == "No track list for this album")
+        #expect(sim.store.state.value.message == nil)
     }
 
-    @Test func tappedAlbumWithoutTrackListFallsThroughToTheNext() async throws {
+    /// ▶ on an album with nothing to play used to say so and then start the next album of the
+    /// grid, carrying on from there: the album asked for plays, or nothing starts.
+    @Test func tappedAlbumWithoutTrackListSaysWhyAndPlaysNothingElse() async throws {
         let (database, ids) = try F.library([[], F.spec(1)])
         let sim = simulator(database)
         await sim.store.play(albumID: ids[0], grid: GridContext(albumIDs: ids, tappedIndex: 0))
-        #expect(sim.store.state.value.nowPlayingAlbum?.id == ids[1])
-        #expect(sim.store.state.value.skippedAlbumIDs == [ids[0]])
+        await sim.store.settle()
+        #expect(sim.store.state.value.nowPlayingAlbum == nil)
+        #expect(sim.store.state.value.isPreparingQueue == false)
         #expect(sim.store.state.value.message == "No track list for this album")
+        #expect(sim.log.lines.isEmpty)
+    }
+
+    /// A request that cannot play leaves what was playing alone (and says why).
+    @Test func aRefusedRequestLeavesThePlayingAlbumPlaying() async throws {
+        let (database, ids) = try F.library([F.spec(3), []])
+        let sim = simulator(database)
+        await sim.store.play(albumID: ids[0])
+        await sim.store.play(albumID: ids[1])
+        #expect(sim.store.state.value.nowPlayingAlbum?.id == ids[0])
+        #expect(sim.store.state.value.status == .playing)
+        #expect(sim.store.state.value.message == "No track list for this album")
+    }
+
+    /// ▶ on a track that is not in the album's list (a track without a file) used to play
+    /// track 1: it says so and plays nothing.
+    @Test func aTrackThatIsNotThereIsRefusedNotReplacedByTrackOne() async throws {
+        let (database, ids) = try F.library([F.spec(3)])
+        let sim = simulator(database)
+        await sim.store.play(track: TrackSlot(disc: 1, position: 9), ofAlbum: ids[0])
+        #expect(sim.store.state.value.nowPlayingAlbum == nil)
+        #expect(sim.store.state.value.message == "This track is not in your music folder")
+        #expect(sim.log.lines.isEmpty)
+    }
+
+    /// Tracks are chosen by disc and position, not by their place in a list: the second disc's
+    /// first track plays, whatever the order the pane listed them in.
+    @Test func aTrackIsChosenByDiscAndPosition() async throws {
+        let spec: F.Spec = [(2, 1, "D2T1", 1_000), (1, 1, "D1T1", 1_000), (1, 2, "D1T2", 1_000)]
+        let (database, ids) = try F.library([spec])
+        let sim = simulator(database)
+        await sim.store.play(track: TrackSlot(disc: 2, position: 1), ofAlbum: ids[0])
+        #expect(sim.store.state.value.nowPlayingTrack?.title == "D2T1")
+    }
+
+    /// The last problem stayed under every album played after it; Stop ends it too.
+    @Test func stopClearsTheLastProblem() async throws {
+        let (database, ids) = try F.library([F.spec(2), []])
+        let sim = simulator(database)
+        await sim.store.play(albumID: ids[1])
+        #expect(sim.store.state.value.message != nil)
+        await sim.store.stop()
+        #expect(sim.store.state.value.message == nil)
+        await sim.store.play(albumID: ids[1])
+        await sim.store.play(albumID: ids[0])
+        #expect(sim.store.state.value.message == nil)
     }
 
     @Test func stopMidBatchPlaysNothingMore() async throws {
@@ -131,7 +182,7 @@ struct PlaybackStoreTests {
         let sim = simulator(database)
         let grid = GridContext(albumIDs: ids, tappedIndex: 0)
         await sim.store.play(albumID: ids[0], grid: grid)
-        await sim.store.play(trackAt: 2, ofAlbum: ids[3], grid: grid)
+        await sim.store.play(track: TrackSlot(disc: 1, position: 3), ofAlbum: ids[3], grid: grid)
         #expect(sim.store.state.value.nowPlayingTrack?.title == "T3")
         #expect(sim.store.manager?.batchAlbumIDs == Array(ids[0...4]))
         await sim.drive()
@@ -149,7 +200,7 @@ struct PlaybackStoreTests {
         let grid = GridContext(albumIDs: ids, tappedIndex: 0)
         await sim.store.play(albumID: ids[0], grid: grid)
         sim.store.state.update { $0.message = "Crate's player stopped (Killed) while playing 01.flac" }
-        await sim.store.play(trackAt: 2, ofAlbum: ids[0], grid: grid)
+        await sim.store.play(track: TrackSlot(disc: 1, position: 3), ofAlbum: ids[0], grid: grid)
         #expect(sim.store.state.value.nowPlayingTrack?.title == "T3")
         #expect(sim.store.state.value.message == nil)
     }

@@ -62,6 +62,16 @@ struct FailedScansTests {
         #expect(!ScanFailure(ProviderError.transport("cancelled")).waitsForRetry)
     }
 
+    /// Esc during a scan was reported as "could not be scanned": a request cut off by the user
+    /// is a cancellation, whichever layer says so.
+    @Test func aCancelledRequestIsACancellation() {
+        #expect(ScanFailure(HTTPError.cancelled) == .cancelled)
+        #expect(ScanFailure(ProviderError.transport("cancelled")) == .cancelled)
+        #expect(ScanFailure(IdentificationError.provider(.transport("cancelled"))) == .cancelled)
+        #expect(ScanFailure.cancelled.message == "Scan cancelled")
+        #expect(ScanFailure(HTTPError.timedOut) != .cancelled)
+    }
+
     /// The window starts its background work after the first page: a file opened before that
     /// is queued too, and must not be scanned again as a previous session's leftover.
     @Test func aFileOpenedBeforeTheDeferredStartIsScannedOnceAndLeftoversToo() async throws {

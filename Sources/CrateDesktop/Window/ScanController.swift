@@ -2,104 +2,77 @@ import CGtk
 import CrateCore
 import Foundation
 
-/// Scanning from the window: drop, Ctrl+O, Ctrl+V, files from the command line; progress,
-/// failure banner, Escape to cancel.
-extension MainWindow {
-    func attachScanning(_ store: ScanStore, model: AppModel) {
-        scanStore = store
+/// Scanning from the window: drop, Ctrl+O, Ctrl+V, files from the command line; the progress
+/// card, toasts for failures and runs, Escape to cancel, and photos that waited for the network
+/// scanned when it is back.
+@MainActor
+final class ScanController {
+    let store: ScanStore
+    let model: AppModel
+    /// Called with each budget notice shown.
+    var onBudgetNotice: ((String) -> Void)?
+    private weak var host: MainWindow?
+    /// The scan failure and run summary already shown as toasts (each is shown once).
+    private var shownFailure: ScanState.Phase?
+    private var shownSummaryRun = 0
+    private var tokens: [ObservationToken] = []
+
+    init(host: MainWindow, store: ScanStore, model: AppModel) {
+        self.host = host
+        self.store = store
         self.model = model
         store.state.subscribe(initial: true) { [weak self] state in
-            self?.renderScan(state)
+            self?.render(state)
         }.store(in: &tokens)
         store.onSaved = { [weak self] result in
             guard let self else { return }
             self.showBudgetNotice()
             // The grid and history refresh themselves from the database; this only navigates.
-            Task {
-                if let id = result.entry.album.id {
-                    self.showPage("crate")
-                    self.library?.select(albumID: id)
-                    await self.detail?.show(scanResult: result)
-                    self.detailPane?.showTab("review")
-                }
-            }
+            Task { await self.host?.show(scanResult: result) }
         }
-        progressView.onCancel = { [weak store] in store?.cancel() }
-        watchNetwork(model: model)
-        detailPane?.candidates.loadCover = { [weak model] album in await model?.candidateCover(for: album) }
-        detailPane?.candidates.bind(to: store).store(in: &tokens)
-        Actions.add(to: widget, "scan") { [weak self] in self?.chooseFiles() }
-        Actions.add(to: widget, "paste") { [weak self] in self?.pasteImage() }
+        host.progressView.onCancel = { [weak store] in store?.cancel() }
+        watchNetwork()
+        Actions.add(to: host.widget, "scan") { [weak self] in self?.chooseFiles() }
+        Actions.add(to: host.widget, "paste") { [weak self] in self?.pasteImage() }
         // Escape cancels a running scan before it closes anything (MainWindow.escape).
-        Actions.add(to: widget, "cancel-scan") { [weak store] in store?.cancel() }
-        DropHandler.install(on: widget, window: self)
+        Actions.add(to: host.widget, "cancel-scan") { [weak store] in store?.cancel() }
+        DropHandler.install(on: host.widget, window: host)
         showBudgetNotice()
     }
 
+    var isBusy: Bool { store.state.value.isBusy }
+    func cancel() { store.cancel() }
+
     /// 80 % (or all) of this month's budget is used: a banner, once per month.
     func showBudgetNotice() {
-        guard let model else { return }
-        Task { [weak self] in
+        Task { [weak self, model] in
             guard let notice = await model.budgetNotice() else { return }
-            self?.banner.show(notice)
-            if TestEvents.isEnabled { TestEvents.note("budget-notice \(notice)") }
+            self?.host?.banner.show(notice)
+            self?.onBudgetNotice?(notice)
         }
     }
 
     /// Files from a drop, the file chooser, the command line or a file manager.
     func receive(files: [String]) {
-        guard let model else {
-            banner.show(L10n.tr("Scanning is unavailable until the library opens."), isError: true)
-            return
-        }
         let temporaries = model.temporaryPhotos
         let urls = files.map { URL(fileURLWithPath: $0) }
-        Task {
+        Task { [model] in
             try? await model.scan(converting: { urls.map { PhotoImport.scannable($0, temporaries: temporaries) } })
         }
     }
 
     /// An image that arrived as pixels (pasted, or dragged from a browser).
     func receive(texture: OpaquePointer) {
-        guard let model else { return }
         let temporaries = model.temporaryPhotos
         let handle = TextureHandle(raw: OpaquePointer(g_object_ref(UnsafeMutableRawPointer(texture))))
-        Task {
+        Task { [model] in
             do {
                 try await model.scan(converting: {
                     defer { g_object_unref(UnsafeMutableRawPointer(handle.raw)) }
                     return [try PhotoImport.jpeg(from: handle.raw!, temporaries: temporaries)]
                 })
             } catch {
-                toasts.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? L10n.tr("This image could not be read."))
-            }
-        }
-    }
-
-    // MARK: - Private
-
-    private func renderScan(_ state: ScanState) {
-        progressView.render(state)
-        // One photo that could not be scanned: a toast that names it and leads to its History
-        // row (which keeps the reason, Retry and Remove). Several photos: one summary at the end.
-        if case .failed(let file, let failure) = state.phase, failure != .cancelled, state.phase != shownScanFailure {
-            shownScanFailure = state.phase
-            if case .budgetUsedUp = failure { showBudgetNotice() }
-            if state.total > 1 {
-                // Part of a run: its summary says it.
-            } else if let file {
-                toasts.show(Self.toastTitle(file: file, failure), button: L10n.tr("_Show"), action: { [weak self] in self?.showPage("history") })
-            } else {
-                toasts.show(failure.message)
-            }
-        }
-        if case .failed = state.phase {} else { shownScanFailure = nil }
-        if let summary = state.summary, summary.run != shownSummaryRun {
-            shownSummaryRun = summary.run
-            if summary.hasProblems {
-                toasts.show(summary.text, button: L10n.tr("_Show"), seconds: 8, action: { [weak self] in self?.showPage("history") })
-            } else {
-                toasts.show(summary.text)
+                host?.toasts.show((error as? ImageError)?.message ?? (error as? CrateError)?.message ?? L10n.tr("This image could not be read."))
             }
         }
     }
@@ -114,15 +87,45 @@ extension MainWindow {
         case .providerKey: return L10n.tr("“%@” needs an identification key (Preferences)", name)
         case .mustWait: return L10n.tr("“%@” waits: a service asked for a pause", name)
         case .budgetUsedUp: return L10n.tr("“%@” waits: this month's budget is used up (Preferences)", name)
-        case .other, .cancelled: return L10n.tr("“%@” could not be scanned", name)
+        case .cancelled: return L10n.tr("Scan of “%@” cancelled", name)
+        case .other: return L10n.tr("“%@” could not be scanned", name)
+        }
+    }
+
+    // MARK: - Private
+
+    private func render(_ state: ScanState) {
+        guard let host else { return }
+        host.progressView.render(state)
+        // One photo that could not be scanned: a toast that names it and leads to its History
+        // row (which keeps the reason, Retry and Remove). Several photos: one summary at the end.
+        if case .failed(let file, let failure) = state.phase, failure != .cancelled, state.phase != shownFailure {
+            shownFailure = state.phase
+            if case .budgetUsedUp = failure { showBudgetNotice() }
+            if state.total > 1 {
+                // Part of a run: its summary says it.
+            } else if let file {
+                host.toasts.show(Self.toastTitle(file: file, failure), button: L10n.tr("_Show"), action: { [weak host] in host?.showPage("history") })
+            } else {
+                host.toasts.show(failure.message)
+            }
+        }
+        if case .failed = state.phase {} else { shownFailure = nil }
+        if let summary = state.summary, summary.run != shownSummaryRun {
+            shownSummaryRun = summary.run
+            if summary.hasProblems {
+                host.toasts.show(summary.text, button: L10n.tr("_Show"), seconds: 8, action: { [weak host] in host?.showPage("history") })
+            } else {
+                host.toasts.show(summary.text)
+            }
         }
     }
 
     /// The network came back: photos that waited for it are scanned.
-    private func watchNetwork(model: AppModel) {
-        guard let monitor = g_network_monitor_get_default() else { return }
+    private func watchNetwork() {
+        guard let host, let monitor = g_network_monitor_get_default() else { return }
         var wasAvailable = g_network_monitor_get_network_available(monitor) != 0
-        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(monitor), "network-changed") { [weak model] in
+        GObjectScope.of(host.widget).connect(UnsafeMutableRawPointer(monitor), "network-changed") { [weak model] in
             let available = g_network_monitor_get_network_available(monitor) != 0
             defer { wasAvailable = available }
             guard available, !wasAvailable, let model else { return }
@@ -131,7 +134,8 @@ extension MainWindow {
     }
 
     private func chooseFiles() {
-        let chooser = gtk_file_chooser_native_new(L10n.tr("Scan Cover Photos"), crate_window(widget), GTK_FILE_CHOOSER_ACTION_OPEN, L10n.tr("_Scan"), L10n.tr("_Cancel"))!
+        guard let host else { return }
+        let chooser = gtk_file_chooser_native_new(L10n.tr("Scan Cover Photos"), crate_window(host.widget), GTK_FILE_CHOOSER_ACTION_OPEN, L10n.tr("_Scan"), L10n.tr("_Cancel"))!
         let fileChooser = chooser
         gtk_file_chooser_set_select_multiple(fileChooser, 1)
         let filter = gtk_file_filter_new()!
@@ -139,7 +143,7 @@ extension MainWindow {
         gtk_file_filter_add_pixbuf_formats(filter)
         gtk_file_filter_add_mime_type(filter, "image/jpeg")
         gtk_file_chooser_add_filter(fileChooser, filter)
-        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
+        GObjectScope.of(host.widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
             defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
             guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
                   let files = gtk_file_chooser_get_files(fileChooser) else { return }
@@ -160,10 +164,11 @@ extension MainWindow {
     }
 
     private func pasteImage() {
+        guard let host else { return }
         // GIO always completes the read, so the box is given back there, once; it holds the
         // window weakly in case the window closed meanwhile.
-        let box = CallbackBox<WeakWindow>.retain(WeakWindow(window: self))
-        crate_clipboard_read_texture(widget, { texture, user in
+        let box = CallbackBox<WeakWindow>.retain(WeakWindow(window: host))
+        crate_clipboard_read_texture(host.widget, { texture, user in
             guard let user else { return }
             let weak = CallbackBox<WeakWindow>.take(user)
             MainActor.assumeIsolated {

@@ -1,0 +1,163 @@
+import CGtk
+import CrateCore
+import Foundation
+
+/// With `CRATE_TEST_EVENTS=1`, follows the window from the outside — its stores' state, its
+/// widgets' signals and the pages' callbacks — and prints the event lines the UI tests wait on
+/// (see TestEvents). App code never prints them itself: the hooks wrap the callbacks the pages
+/// set, after they were set, so each user action still does exactly what it did.
+@MainActor
+enum WindowTestHooks {
+    /// Installs every hook once the window's stores are attached (no-op without the variable).
+    static func installIfEnabled(on window: MainWindow, app: CrateApplication) {
+        guard TestEvents.isEnabled else { return }
+        var tokens: [ObservationToken] = []
+        installWindow(window, app: app, tokens: &tokens)
+        installCrate(window, tokens: &tokens)
+        installHistory(window)
+        installWall(window, tokens: &tokens)
+        installGenres(window)
+        installArtist(window, tokens: &tokens)
+        installCDs(window)
+        // The tokens live as long as the window.
+        GObjectScope.of(window.widget).keepAlive(TokenBag(tokens))
+    }
+
+    private final class TokenBag {
+        let tokens: [ObservationToken]
+        init(_ tokens: [ObservationToken]) { self.tokens = tokens }
+    }
+
+    // MARK: - The window
+
+    private static func installWindow(_ window: MainWindow, app: CrateApplication, tokens: inout [ObservationToken]) {
+        let scope = GObjectScope.of(window.widget)
+        window.toasts.onShow = { TestEvents.toast($0) }
+        scope.connect(window.searchBar, "notify::search-mode-enabled") { [weak window] (_: UnsafeMutableRawPointer?) in
+            guard let window else { return }
+            TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(window.searchBar)) != 0 ? "open" : "closed")")
+        }
+        scope.connect(window.searchEntry, "search-changed") { [weak window] in
+            guard let window, let text = gtk_editable_get_text(crate_editable(window.searchEntry)) else { return }
+            TestEvents.note("search-text \(String(cString: text))")
+        }
+        scope.connect(window.mainStack, "notify::visible-child-name") { [weak window] (_: UnsafeMutableRawPointer?) in
+            guard let window, window.visiblePage == "history" else { return }
+            TestEvents.reportPoint("history-origin", of: window.history.list.widget, x: 0, y: 0, in: window.widget)
+        }
+        window.header.onGridButtonsSensitive = { TestEvents.note("grid-buttons \($0 ? "sensitive" : "insensitive")") }
+        window.onShowInHistory = { [weak window] scanID in
+            guard let window else { return }
+            let list = window.history.list
+            // Once laid out: every thumbnail one square, whatever the cover's shape.
+            GObjectScope.of(window.widget).after(seconds: 1) {
+                TestEvents.note("history-thumbnails " + list.thumbnailSizes().joined(separator: " "))
+            }
+            TestEvents.note("history-shows-scan \(scanID) at \(list.position(ofScan: scanID).map(String.init) ?? "none")")
+        }
+        window.onOpenURI = { TestEvents.emit("open-uri \($0)") }
+        window.onCopy = { TestEvents.note("copied \($0)") }
+        window.scanning?.onBudgetNotice = { TestEvents.note("budget-notice \($0)") }
+        window.musicFolders?.onEvent = { TestEvents.note($0) }
+        window.onWelcome = { [weak window] view in
+            guard let window else { return }
+            guard let view else { return TestEvents.note("welcome closed") }
+            reportWelcome(view, in: window.widget)
+        }
+        app.onPreferences = { preferences in
+            TestEvents.note("preferences shown")
+            GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
+        }
+        reportLayout(window)
+    }
+
+    private static func reportWelcome(_ view: WelcomeView, in window: UnsafeMutablePointer<GtkWidget>) {
+        TestEvents.note("welcome shown")
+        TestEvents.reportMinimumWidths([("welcome", view.widget)])
+        TestEvents.reportPoint("welcome-key", of: view.keyField, in: window)
+        TestEvents.reportPoint("welcome-test", of: view.testConnectionButton, in: window)
+        TestEvents.reportPoint("welcome-save", of: view.saveButton, in: window)
+        var last: ConnectionTest?
+        view.onConnection = { state in
+            guard state != last else { return }
+            last = state
+            switch state {
+            case .untested: break
+            case .testing: TestEvents.note("connection testing")
+            case .succeeded: TestEvents.note("connection succeeded")
+            case .failed(let text): TestEvents.note("connection failed \(text)")
+            }
+        }
+    }
+
+    /// The narrowest each part of the window can be (banners measured with long messages), the
+    /// progress card's sizes, and the grid's laid-out cells whenever they change.
+    private static func reportLayout(_ window: MainWindow) {
+        let notice = NoticeBanner(), error = ErrorBanner()
+        let root = adw_application_window_get_content(crate_adw_application_window(window.widget))!
+        // The header as it is below the switcher's width: the count label hides there.
+        gtk_widget_set_visible(window.header.countLabel, 0)
+        notice.show(L10n.tr("Crate found your library damaged and moved it aside to %@; a new, empty library was created.", "crate.sqlite.damaged-2026-11-23T09:00:00"))
+        error.show(L10n.tr("The playback service could not start the album because the track list of this album has not arrived yet."))
+        TestEvents.reportMinimumWidths([("progress-card", window.progressView.card), ("notice-banner", notice.widget),
+                                        ("error-banner", error.widget), ("window-content", window.overlay),
+                                        ("header-bar", gtk_widget_get_first_child(root)!), ("switcher-bar", gtk_widget_get_last_child(root)!),
+                                        ("switcher-title", window.header.switcherTitle)])
+        window.updateHeader()
+        TestEvents.reportCardHeights(ScanProgressView())
+        g_object_ref_sink(notice.widget); g_object_unref(notice.widget)
+        g_object_ref_sink(error.widget); g_object_unref(error.widget)
+        // Checked a few times a second: covers arrive and cells are laid out frames after they are bound.
+        var reported = ""
+        GObjectScope.of(window.widget).every(milliseconds: 250) { [weak window] in
+            guard let window else { return false }
+            let grid = window.crate.grid
+            let sizes = grid.boundCellSizes().filter { $0.width > 0 && $0.height > 0 }
+            let line = sizes.map { "\($0.width)x\($0.height)" }.joined(separator: " ")
+            guard !sizes.isEmpty, line != reported else { return true }
+            reported = line
+            TestEvents.note("grid-cell-sizes " + line)
+            if let first = grid.firstCellWidget() { TestEvents.reportPoint("grid-first-cell", of: first, in: window.widget) }
+            return true
+        }
+    }
+
+    // MARK: - Crate and History
+
+    private static func installCrate(_ window: MainWindow, tokens: inout [ObservationToken]) {
+        let crate = window.crate!
+        guard let library = crate.library, let detail = crate.detail, let pane = crate.pane, let history = window.history.store else { return }
+        crate.grid.onNowPlaying = { TestEvents.note("grid-now-playing \($0.map(String.init) ?? "none")") }
+        let count = crate.onCount
+        crate.onCount = { text in
+            count?(text)
+            TestEvents.note("album-count \(text)")
+        }
+        // A count shown before the hooks were installed.
+        if let text = crate.countText, crate.isLive { TestEvents.note("album-count \(text)") }
+        pane.onPlayIcon = { [weak window] icon in
+            TestEvents.note("pane-play-icon \(icon)")
+            if let window { TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: window.widget) }
+        }
+        pane.onTracksMarked = { playing, keys in TestEvents.note("tracks-marked playing=\(playing.map(String.init) ?? "none") key=\(keys)") }
+        pane.candidates.onShown = { [weak window] row in
+            guard let window else { return }
+            TestEvents.reportPoint("candidate-row", of: row, in: window.widget)
+        }
+        crate.onReconsider = { id, scan, count in TestEvents.note("reconsider \(id) scan=\(scan) candidates=\(count)") }
+        crate.onRemoved = { TestEvents.note("album-removed \($0)") }
+        crate.onRestored = { TestEvents.note("album-restored \($0)") }
+        let rate = crate.grid.onRate
+        crate.grid.onRate = { album, rating in
+            TestEvents.note("grid-rate \(album.releaseGroupID.rawValue) \(AlbumRating.describe(rating))")
+            rate?(album, rating)
+        }
+        tokens.append(contentsOf: TestEvents.report(library: library, history: history))
+        tokens.append(contentsOf: TestEvents.reportSelection(library: library, detail: detail, window: window.widget,
+                                                             grid: crate.grid.widget, playButton: pane.playAlbumButton))
+    }
+
+    private static func installHistory(_ window: MainWindow) {
+        window.history.list.onSelectionChanged = { TestEvents.historySelection($0) }
+    }
+}
