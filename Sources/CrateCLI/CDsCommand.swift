@@ -11,7 +11,8 @@ struct CDsCommand: AsyncParsableCommand {
         discussion: """
         The wallet is a playlist file named CDs (CDs.m3u, CDs.m3u8 or CDs.xspf) in a music folder. \
         Every entry means its whole album (multi-disc albums are one disc), from the music folder \
-        index (`crate music scan`). Albums are sorted by artist (a leading "The", "A" or "An" is \
+        index (`crate music scan`). The music folders are the configured ones and any folder \
+        `crate music scan DIR` indexed. Albums are sorted by artist (a leading "The", "A" or "An" is \
         ignored for sorting), then album. With several CDs playlists, the most recently modified \
         wins, then the one with most entries, then the first by path.
         """
@@ -25,9 +26,12 @@ struct CDsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wallet: CDWallet
+        let folders: [String]
         do {
             let environment = try openEnvironment()
-            let folders = MusicFolders.resolve(settings: try environment.settings(), environment: environment.variables)
+            // The configured folders and every folder `crate music scan DIR` indexed.
+            folders = MusicFolders.adding(indexed: try environment.database.indexedMusicFolders(),
+                                          to: MusicFolders.resolve(settings: try environment.settings(), environment: environment.variables))
             wallet = try CDWalletBuilder.build(folders: folders, database: environment.database)
         } catch {
             throw fail(error)
@@ -35,7 +39,11 @@ struct CDsCommand: AsyncParsableCommand {
         if json {
             print(MusicJSON.encode(wallet))
         } else {
-            if wallet.playlist == nil { Terminal.warn(wallet.choice) }
+            if wallet.playlist == nil {
+                Terminal.warn(wallet.choice)
+                Terminal.warn("Looked in: \(folders.map { Terminal.field(PathBytes.displayName($0)) }.joined(separator: ", ")). "
+                              + "To add a folder, index it with `crate music scan DIR`, or set it in Preferences or CRATE_MUSIC_DIRS.")
+            }
             for (index, disc) in wallet.discs.enumerated() {
                 let discs = disc.discCount > 1 ? " (\(disc.discCount) discs)" : ""
                 let id = disc.crateAlbumID.map { "  [crate \($0)]" } ?? ""

@@ -35,6 +35,21 @@ struct GenreCommandTests {
         #expect(fresh.count == 2)
     }
 
+    /// `crate genres` lists "Post-Rock [post-rock]": `crate genre post-rock` is Rock's feed with
+    /// that subcategory picked.
+    @Test func aSubcategoryNamedAsTheGenreIsItsGenresFeed() async throws {
+        let cli = try CLIRunner()
+        let server = try FixtureServer()
+        defer { server.stop() }
+        GenreWorld.install(on: server)
+
+        let result = try await cli.run(["genre", "post-rock", "--count", "30", "--json"], extraEnvironment: WallCommandTests.environment(server))
+        #expect(result.status == 0, "\(result.stderr)")
+        let feed = try JSONDecoder().decode(FeedOutput.self, from: Data(result.stdout.utf8))
+        #expect(feed.genre == "rock" && feed.subcategories == ["post-rock"])
+        #expect(!feed.items.isEmpty)
+    }
+
     @Test func anUnknownGenreOrSubcategoryIsRefusedWithoutAnyRequest() async throws {
         let cli = try CLIRunner()
         let server = try FixtureServer()

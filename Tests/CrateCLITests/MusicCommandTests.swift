@@ -88,6 +88,26 @@ struct MusicCommandTests {
         #expect(result.stderr.contains("does not exist or is not a folder"))
     }
 
+    /// `crate cds` looks in a folder `crate music scan DIR` indexed, though no setting names it;
+    /// before that scan it says where it looked and how to add a folder.
+    @Test func cdsUsesAFolderThatMusicScanIndexed() async throws {
+        let cli = try CLIRunner()
+        let (music, _, _) = try Self.setUp(cli)
+        try "#EXTM3U\nBand/Record/02.flac\n".write(toFile: "\(music)/CDs.m3u", atomically: true, encoding: .utf8)
+        let before = try await cli.run(["cds"])
+        #expect(before.status == 1)
+        #expect(before.stderr.contains("Looked in: \(cli.root.path)/Music."), "\(before.stderr)")
+        #expect(before.stderr.contains("`crate music scan DIR`"), "\(before.stderr)")
+
+        let scan = try await cli.run(["music", "scan", music])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let after = try await cli.run(["cds"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout.contains("1. Band — Record, 3 tracks"), "\(after.stdout)")
+        let json = try await cli.run(["cds", "--json"])
+        #expect(json.stdout.contains("CDs.m3u"), "\(json.stdout)")
+    }
+
     @Test func aBadSinkIsAClearError() async throws {
         let cli = try CLIRunner()
         let (music, withFiles, _) = try Self.setUp(cli)

@@ -11,10 +11,20 @@ public struct GenreScope: Equatable, Sendable {
         self.selected = selected
     }
 
-    /// The genre by id or name, with subcategories by id or name; unknown names are errors.
+    /// The genre by id or name, with subcategories by id or name; unknown names are errors. A
+    /// subcategory's id or name in place of the genre ("post-rock") means its genre with that
+    /// subcategory picked.
     public init(taxonomy: GenreTaxonomy, genre name: String, subcategories: [String] = []) throws {
-        guard let genre = taxonomy.genre(named: name) else { throw GenreFeedError.unknownGenre(name) }
+        let genre: Genre
         var picked: [GenreEntry] = []
+        if let found = taxonomy.genre(named: name) {
+            genre = found
+        } else if let found = taxonomy.subcategory(named: name) {
+            genre = found.genre
+            picked.append(found.entry)
+        } else {
+            throw GenreFeedError.unknownGenre(name)
+        }
         for sub in subcategories {
             guard let entry = genre.subcategory(named: sub) else { throw GenreFeedError.unknownSubcategory(genre: genre.displayName, subcategory: sub) }
             if !picked.contains(entry) { picked.append(entry) }

@@ -82,6 +82,19 @@ public struct GenreTaxonomy: Equatable, Sendable {
         return genres.first { Self.key($0.id) == key || Self.key($0.name) == key }
     }
 
+    /// The subcategory whose id or name is `text`, with its genre: an id first (ids are unique),
+    /// else the first name in file order.
+    public func subcategory(named text: String) -> (genre: Genre, entry: GenreEntry)? {
+        let key = Self.key(text)
+        for genre in genres {
+            if let entry = genre.subcategories.first(where: { Self.key($0.id) == key }) { return (genre, entry) }
+        }
+        for genre in genres {
+            if let entry = genre.subcategories.first(where: { Self.key($0.name) == key }) { return (genre, entry) }
+        }
+        return nil
+    }
+
     /// Every entry, super-genres and subcategories, in file order.
     public var allEntries: [GenreEntry] {
         genres.flatMap { [$0.entry] + $0.subcategories }

@@ -7,6 +7,17 @@ public enum MusicFolders {
         settings.musicFolders.isEmpty ? [defaultFolder(environment: environment)] : settings.musicFolders
     }
 
+    /// `configured`, then each indexed folder (`AppDatabase.indexedMusicFolders`) that is not
+    /// inside one of them: a folder `crate music scan DIR` indexed counts without being configured.
+    public static func adding(indexed: [String], to configured: [String]) -> [String] {
+        func trimmed(_ path: String) -> String { path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path }
+        var folders = configured
+        for folder in indexed.map(trimmed) where !folders.map(trimmed).contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) {
+            folders.append(folder)
+        }
+        return folders
+    }
+
     /// `xdg-user-dir MUSIC`: `XDG_MUSIC_DIR` from `user-dirs.dirs` (read directly, as the tool
     /// does), else `~/Music`.
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

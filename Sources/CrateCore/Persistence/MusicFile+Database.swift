@@ -52,6 +52,13 @@ extension AppDatabase {
         }
     }
 
+    /// The folders scans have indexed (`crate music scan DIR` as well as the configured ones):
+    /// the directories of `music_dir` whose parent is not one, sorted.
+    public func indexedMusicFolders() throws -> [String] {
+        let paths = try writer.read { db in try String.fetchSet(db, sql: "SELECT path FROM music_dir") }
+        return paths.filter { !paths.contains(($0 as NSString).deletingLastPathComponent) }.sorted()
+    }
+
     /// Applies one scan's changes in a single transaction: a scan killed half-way leaves the
     /// index as it was, and the next scan redoes the work. Statements are prepared once.
     public func applyMusicIndexChanges(upserts: [MusicFile], removedPaths: [String],

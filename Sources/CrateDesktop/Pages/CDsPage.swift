@@ -63,6 +63,7 @@ final class CDsPage {
         missingList = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(crate_list_box(missingList), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(missingList, "boxed-list")
+        Gtk.setAccessibleLabel(missingList, L10n.tr("Not in your music folder"))
         Gtk.append(content, missingList)
 
         let clamp = adw_clamp_new()!

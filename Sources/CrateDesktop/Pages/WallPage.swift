@@ -67,6 +67,7 @@ final class WallPage {
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_bottom] { margin(flow, 12) }
         scroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(crate_scrolled_window(scroller), flow)
+        Gtk.setAccessibleLabel(scroller, L10n.tr("Albums on the Crate Wall"))
         gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scroller, 1)
 

@@ -259,6 +259,7 @@ final class MainWindow {
         gtk_search_bar_set_child(crate_search_bar(searchBar), searchClamp)
         gtk_search_bar_connect_entry(crate_search_bar(searchBar), crate_editable(searchEntry))
         gtk_search_bar_set_show_close_button(crate_search_bar(searchBar), 1)
+        crate_search_bar_label_close_button(searchBar, L10n.tr("Close the search"))
         Gtk.append(contentBox, banner.widget)
         Gtk.append(contentBox, searchBar)
         gtk_widget_set_vexpand(mainStack, 1)

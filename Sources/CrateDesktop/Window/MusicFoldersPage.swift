@@ -42,6 +42,7 @@ final class MusicFoldersPage {
         Gtk.wrap(errorLabel)
         gtk_widget_set_visible(errorLabel, 0)
         adw_preferences_group_add(crate_preferences_group(statusGroup), errorLabel)
+        crate_label_first_descendant(statusGroup, "GtkListBox", L10n.tr("Index"))
 
         adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(group))
         adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(statusGroup))

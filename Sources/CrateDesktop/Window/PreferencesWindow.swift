@@ -94,6 +94,7 @@ final class PreferencesWindow {
         let advancedGroup = adw_preferences_group_new()!
         advanced = adw_expander_row_new()!
         adw_preferences_row_set_title(crate_preferences_row(advanced), L10n.tr("Advanced"))
+        Gtk.setAccessibleLabel(advanced, L10n.tr("Advanced"))
         adw_expander_row_set_subtitle(crate_expander_row(advanced), L10n.tr("Model, endpoint and web search"))
         modelRow = adw_entry_row_new()!
         adw_preferences_row_set_title(crate_preferences_row(modelRow), L10n.tr("Model"))
@@ -191,6 +192,8 @@ final class PreferencesWindow {
             adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
         }
         adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
+        crate_label_first_descendant(widget, "GtkSearchEntry", L10n.tr("Search preferences"))
+        for row in [keyRow, listenBrainzTokenRow, discogsTokenRow] { crate_label_first_descendant(row, "GtkButton", L10n.tr("Show or hide the text")) }
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
         connectSignals()

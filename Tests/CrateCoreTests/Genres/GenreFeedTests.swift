@@ -215,6 +215,25 @@ struct GenreFeedTests {
         #expect(scope.selected.map(\.id) == ["post-rock"])
         #expect(scope.title == "Rock: Post-Rock")
     }
+
+    @Test func aSubcategoryInPlaceOfTheGenreMeansItsGenreWithItPicked() throws {
+        let taxonomy = try GenreTaxonomy.load()
+        // `crate genres` lists "Post-Rock [post-rock]" under Rock: its id and its name both work.
+        for name in ["post-rock", "Post-Rock", "post rock"] {
+            let scope = try GenreScope(taxonomy: taxonomy, genre: name)
+            #expect(scope.genre.id == "rock", "\(name)")
+            #expect(scope.selected.map(\.id) == ["post-rock"], "\(name)")
+            #expect(scope.title == "Rock: Post-Rock", "\(name)")
+        }
+        // Further --sub options are the same genre's; another genre's subcategory is an error.
+        let both = try GenreScope(taxonomy: taxonomy, genre: "post-rock", subcategories: ["shoegaze", "post-rock"])
+        #expect(both.selected.map(\.id) == ["post-rock", "shoegaze"])
+        #expect(throws: GenreFeedError.unknownSubcategory(genre: "Rock", subcategory: "bebop")) {
+            try GenreScope(taxonomy: taxonomy, genre: "post-rock", subcategories: ["bebop"])
+        }
+        // A genre's own name still wins over a subcategory's.
+        #expect(try GenreScope(taxonomy: taxonomy, genre: "rock").selected.isEmpty)
+    }
 }
 
 /// A fault set after the world is built (the routes need the server first).

@@ -62,4 +62,18 @@ struct MusicFolderPreferencesTests {
         let store = try makeStore(dir, variables: ["CRATE_MUSIC_DIRS": "/srv/a:/srv/b"])
         #expect(store.state.value.musicFolders == ["/srv/a", "/srv/b"])
     }
+
+    @Test("Folders a scan indexed count as music folders unless a configured one holds them")
+    func indexedFoldersAreAdded() throws {
+        let dir = try TemporaryDirectory()
+        let database = try AppDatabase.inMemory()
+        let music = dir.url.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: music + "/Band/Record", withIntermediateDirectories: true)
+        _ = try MusicIndexer.scan(folders: [music], database: database)
+        #expect(try database.indexedMusicFolders() == [music])
+        #expect(MusicFolders.adding(indexed: [music], to: ["/home/u/Music"]) == ["/home/u/Music", music])
+        #expect(MusicFolders.adding(indexed: ["/home/u/Music/More", "/home/u/Musical"], to: ["/home/u/Music"])
+                == ["/home/u/Music", "/home/u/Musical"])
+        #expect(MusicFolders.adding(indexed: ["/srv/a"], to: ["/srv/a/"]) == ["/srv/a/"])
+    }
 }
