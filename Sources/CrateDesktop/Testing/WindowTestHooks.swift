@@ -140,6 +140,12 @@ enum WindowTestHooks {
             if let window { TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: window.widget) }
         }
         pane.onTracksMarked = { playing, keys in TestEvents.note("tracks-marked playing=\(playing.map(String.init) ?? "none") key=\(keys)") }
+        pane.onPlaybackNote = { TestEvents.note("pane-note \($0 ?? "none")") }
+        window.playback?.bar.onTrackText = { TestEvents.note("bar-track \($0.isEmpty ? "none" : $0)") }
+        detail.state.subscribe(initial: true) { state in
+            guard let id = state.album?.id else { return }
+            TestEvents.note("tracks-without-files \(id) \(state.tracksWithoutFiles.count)")
+        }.store(in: &tokens)
         pane.candidates.onShown = { [weak window] row in
             guard let window else { return }
             TestEvents.reportPoint("candidate-row", of: row, in: window.widget)

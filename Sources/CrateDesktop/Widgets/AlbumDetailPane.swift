@@ -44,6 +44,8 @@ final class AlbumDetailPane {
     /// The Play button's icon changed (test events).
     var onPlayIcon: ((String) -> Void)?
     private var playIcon = "media-playback-start-symbolic"
+    /// The album shown last (crate id or release group): another one opens at the top.
+    private var shownKey: String?
 
     /// This pane's own accent colours (another pane's album never tints it).
     private let accent = AccentStyle.newDetailSlot()
@@ -200,16 +202,29 @@ final class AlbumDetailPane {
     func showPlaybackNote(_ text: String?, albumID: Int64?) {
         playbackNoteAlbumID = text == nil ? nil : albumID
         Gtk.setText(playbackNote, text ?? "")
-        gtk_widget_set_visible(playbackNote, text == nil || albumID != store.state.value.album?.id ? 0 : 1)
+        let visible = text != nil && albumID == store.state.value.album?.id
+        gtk_widget_set_visible(playbackNote, visible ? 1 : 0)
+        onPlaybackNote?(visible ? text : nil)
     }
+    /// Called with the note under the title whenever it is set (nil: none shows).
+    var onPlaybackNote: ((String?) -> Void)?
 
     private func render(_ state: AlbumDetailState) {
-        if state.album?.id != playbackNoteAlbumID { gtk_widget_set_visible(playbackNote, 0) }
+        if state.album?.id != playbackNoteAlbumID, gtk_widget_get_visible(playbackNote) != 0 {
+            gtk_widget_set_visible(playbackNote, 0)
+            onPlaybackNote?(nil)
+        }
         guard let album = state.album else {
             gtk_widget_set_visible(widget, 0)
             return
         }
         gtk_widget_set_visible(widget, 1)
+        // Another album starts at its cover, not where the last one was scrolled to.
+        let key = "\(album.id.map(String.init) ?? "")|\(album.musicBrainzReleaseGroupID ?? album.title)"
+        if key != shownKey {
+            shownKey = key
+            if let adjustment = gtk_scrolled_window_get_vadjustment(crate_scrolled_window(widget)) { gtk_adjustment_set_value(adjustment, 0) }
+        }
         var reviewValue: Review?
         if case .available(let value) = state.review { reviewValue = value }
         artwork.show(album: album, review: reviewValue)

@@ -60,6 +60,10 @@ final class PlaybackBar {
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
     }
 
+    /// Called whenever the line under the album changes (the track, or a problem with it).
+    var onTrackText: ((String) -> Void)?
+    private var shownTrackText: String?
+
     private func render(_ state: PlaybackState) {
         let active = state.status != .stopped || state.isPreparingQueue
         gtk_revealer_set_reveal_child(crate_revealer(widget), active ? 1 : 0)
@@ -72,7 +76,12 @@ final class PlaybackBar {
         Gtk.setTooltip(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
         // A request refused for another album is said in its pane and the banner, not under this one.
         let message = state.refusedAlbumID == nil ? state.message : nil
-        Gtk.setText(trackLabel, message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? "")
+        let trackText = message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? ""
+        Gtk.setText(trackLabel, trackText)
+        if trackText != shownTrackText {
+            shownTrackText = trackText
+            onTrackText?(trackText)
+        }
         let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
         let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
