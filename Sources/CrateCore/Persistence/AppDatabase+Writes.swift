@@ -17,9 +17,12 @@ extension AppDatabase {
     }
 
     /// "Not this album?", in one transaction: scan `scanID` is replaced by a scan of `album`.
-    /// The new scan keeps the old one's other candidates and offers the replaced album back
-    /// (unscored, last). The replaced album leaves the crate when no scan points at it any more
-    /// (see `removeIfAbandoned`), so a wrong answer does not linger in the grid.
+    /// The new scan keeps every candidate the old one had, the chosen one included (with its
+    /// score: reading a scan's candidates leaves out its own album), and offers the replaced
+    /// album back unscored ("First answer") only when it is not among them — that is, when it
+    /// was the scan's first answer. So swapping back and forth keeps every label right. The
+    /// replaced album leaves the crate when no scan points at it any more (see
+    /// `removeIfAbandoned`), so a wrong answer does not linger in the grid.
     /// Throws `CrateError.notFound` (changing nothing) when the scan is gone.
     @discardableResult
     public func replaceScan(id scanID: Int64, with album: Album, method: IdentificationMethod = .manual, at date: Date = Date()) throws -> HistoryEntry {
@@ -27,11 +30,11 @@ extension AppDatabase {
         return try guardedWrite { db in
             guard let old = try Scan.fetchOne(db, key: scanID) else { throw CrateError.notFound("The scan to replace") }
             guard let replaced = try Album.fetchOne(db, key: old.albumID) else { throw CrateError.notFound("The album of this scan") }
-            let others = try Self.fetchCandidates(forScan: scanID, in: db)
-                .filter { !ScanCandidate.sameRelease($0.album, album) }
+            let kept = try Self.fetchStoredCandidates(forScan: scanID, in: db)
             var offeredBack = replaced
             offeredBack.id = nil
-            let candidates = others + [ScanCandidate(album: offeredBack, score: nil)]
+            let candidates = kept.contains { ScanCandidate.sameRelease($0.album, replaced) }
+                ? kept : kept + [ScanCandidate(album: offeredBack, score: nil)]
             try old.delete(db)  // Its candidates go with it (cascade).
             let entry = try Self.insertScan(of: album, method: method, confidence: nil, at: date, candidates: candidates, in: db)
             try Self.removeIfAbandoned(albumID: old.albumID, in: db)
@@ -142,7 +145,15 @@ extension AppDatabase {
         return try Album.deleteOne(db, key: albumID)
     }
 
+    /// A scan's runners-up, best first, without the album the scan now shows (a scan switched
+    /// by "Not this album?" keeps the chosen candidate's row for its score).
     static func fetchCandidates(forScan scanID: Int64, in db: Database) throws -> [ScanCandidate] {
+        let all = try fetchStoredCandidates(forScan: scanID, in: db)
+        guard let scan = try Scan.fetchOne(db, key: scanID), let shown = try Album.fetchOne(db, key: scan.albumID) else { return all }
+        return all.filter { !ScanCandidate.sameRelease($0.album, shown) }
+    }
+
+    static func fetchStoredCandidates(forScan scanID: Int64, in db: Database) throws -> [ScanCandidate] {
         try ScanCandidateRow
             .filter(ScanCandidateRow.Columns.scanID == scanID)
             .order(ScanCandidateRow.Columns.rank)

@@ -68,8 +68,7 @@ final class CratePageController {
         grid.fetchPage = { [weak library] listing, offset, limit in
             library?.page(of: listing, offset: offset, limit: limit) ?? []
         }
-        grid.onSelect = { [weak library, weak detail, weak pane] id in
-            pane?.candidates.show([])  // Candidates belong to the scan just made.
+        grid.onSelect = { [weak library, weak detail] id in
             library?.select(albumID: id)
             Task { await detail?.show(albumID: id) }
         }
@@ -90,11 +89,29 @@ final class CratePageController {
         }.store(in: &tokens)
     }
 
-    /// "Not this album?" under the album a scan just found.
+    /// "Not this album?" under every scanned album: open under the album a scan just found
+    /// (the scan store's list), closed under any other (its newest scan's runners-up, read from
+    /// the library), so the choice stays after the next scan and after a restart.
     func attachCandidates(to scans: ScanStore, model: AppModel) {
-        guard let pane else { return }
+        guard let pane, let detail else { return }
         pane.candidates.loadCover = { [weak model] album in await model?.candidateCover(for: album) }
         pane.candidates.bind(to: scans).store(in: &tokens)
+        var shownAlbumID: Int64?
+        detail.state.subscribe(initial: false) { [weak self, weak pane, weak model, weak scans] state in
+            guard state.album?.id != shownAlbumID else { return }
+            shownAlbumID = state.album?.id
+            guard let id = shownAlbumID, let model else { return pane?.candidates.show([]) ?? () }
+            // The album the scan just found: its list is already open; an album's "Not This
+            // Album?" menu item opens its own.
+            if case .complete(let result) = scans?.state.value.phase, result.entry.album.id == id { return }
+            if self?.reconsidering == id { return }
+            Task {
+                let found = await model.reconsideration(albumID: id)
+                guard shownAlbumID == id, let pane else { return }
+                guard let (entry, candidates) = found else { return pane.candidates.show([]) }
+                pane.candidates.reconsider(candidates, expanded: false) { [weak scans] album in scans?.choose(album, replacing: entry) }
+            }
+        }.store(in: &tokens)
     }
 
     /// Hearts and ✕ in the grid and the pane rate through the wall's store, like its tiles.
@@ -178,10 +195,12 @@ final class CratePageController {
     /// scan; a pick switches that scan to it (the wrong album leaves the crate when nothing else
     /// holds it), as the list under a scan just made does.
     func reconsider(albumID id: Int64, model: AppModel, scans: ScanStore?) {
+        reconsidering = id
         open(albumID: id)
         Task { [weak self] in
             let found = await model.reconsideration(albumID: id)
             guard let self else { return }
+            self.reconsidering = nil
             guard let (entry, candidates) = found else {
                 self.host?.toasts.show(L10n.tr("This album was not scanned: there is nothing else to choose"), seconds: 4)
                 return
@@ -194,6 +213,8 @@ final class CratePageController {
             self.pane?.candidates.reconsider(candidates) { album in scans?.choose(album, replacing: entry) }
         }
     }
+    /// The album whose "Not This Album?" menu item is reading its runners-up (they open).
+    private var reconsidering: Int64?
     /// Called when "Not this album?" offers the runners-up: album, scan, how many.
     var onReconsider: ((Int64, Int64, Int) -> Void)?
 

@@ -52,6 +52,7 @@ final class HistoryPageController {
             ContextMenu.present([
                 [.init(label: L10n.tr("_Open Album"), action: "win.album-open", target: .id(albumID)),
                  .init(label: L10n.tr("_Play Album"), action: "win.album-play", target: .id(albumID))],
+                [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(albumID))],
                 [.init(label: L10n.tr("_Copy Artist – Title"), action: "win.copy-text", target: .text("\(entry.album.artist) – \(entry.album.title)"))]
                     + (entry.album.musicBrainzPage.map { [ContextMenu.Item(label: L10n.tr("Open in _MusicBrainz"), action: "win.open-uri", target: .text($0.absoluteString))] } ?? []),
                 [.init(label: L10n.tr("_Delete Scan"), action: "win.scan-delete", target: .id(entry.id))],

@@ -146,9 +146,13 @@ enum WindowTestHooks {
             guard let id = state.album?.id else { return }
             TestEvents.note("tracks-without-files \(id) \(state.tracksWithoutFiles.count)")
         }.store(in: &tokens)
-        pane.candidates.onShown = { [weak window] row in
-            guard let window else { return }
-            TestEvents.reportPoint("candidate-row", of: row, in: window.widget)
+        pane.candidates.onShown = { [weak window] rows in
+            guard let window, let first = rows.first else { return }
+            TestEvents.reportPoint("candidate-row", of: first, in: window.widget)
+            for (index, row) in rows.enumerated() { TestEvents.reportPoint("candidate-row-\(index)", of: row, in: window.widget) }
+        }
+        pane.candidates.onListed = { rows, expanded in
+            TestEvents.note("candidates \(rows.isEmpty ? "none" : rows.joined(separator: "|")) open=\(expanded)")
         }
         crate.onReconsider = { id, scan, count in TestEvents.note("reconsider \(id) scan=\(scan) candidates=\(count)") }
         crate.onRemoved = { TestEvents.note("album-removed \($0)") }

@@ -16,8 +16,10 @@ final class CandidateList {
     /// Bumped by every `show`, so a cover that arrives for an older list is dropped.
     private var generation = 0
     private var shown: [ScanCandidate] = []
-    /// Called after a non-empty list is shown, with its first row (test events).
-    var onShown: ((UnsafeMutablePointer<GtkWidget>) -> Void)?
+    /// Called after a non-empty list is shown, with its rows in order (test events).
+    var onShown: (([UnsafeMutablePointer<GtkWidget>]) -> Void)?
+    /// Called after every `show`: the rows as "Title (score text)", and whether the list is open.
+    var onListed: (([String], Bool) -> Void)?
 
     init() {
         widget = gtk_expander_new(L10n.tr("Not this album?"))!
@@ -50,14 +52,15 @@ final class CandidateList {
         }
     }
 
-    /// Shows the runners-up of an older scan (an album's "Not this album?" menu item), open; a
-    /// pick goes to `choose` (until the next scan's list replaces them).
-    func reconsider(_ candidates: [ScanCandidate], choose: @escaping (Album) -> Void) {
+    /// Shows the runners-up of an older scan (an album's "Not this album?" menu item opens them;
+    /// an album picked in the grid lists them closed); a pick goes to `choose` (until the next
+    /// scan's list replaces them).
+    func reconsider(_ candidates: [ScanCandidate], expanded: Bool = true, choose: @escaping (Album) -> Void) {
         onChoose = choose
-        show(candidates)
+        show(candidates, expanded: expanded)
     }
 
-    func show(_ candidates: [ScanCandidate]) {
+    func show(_ candidates: [ScanCandidate], expanded: Bool = true) {
         shown = Array(candidates.prefix(5))
         generation += 1
         let current = generation
@@ -102,11 +105,11 @@ final class CandidateList {
         }
         gtk_widget_set_visible(widget, candidates.isEmpty ? 0 : 1)
         // Just after a scan the question matters most: open, so the choices are in view.
+        gtk_expander_set_expanded(OpaquePointer(widget), expanded ? 1 : 0)
+        onListed?(shown.map { "\($0.album.title) (\(Self.scoreText($0.score)))" }, expanded)
         if !candidates.isEmpty {
-            gtk_expander_set_expanded(OpaquePointer(widget), 1)
-            if let first = gtk_list_box_get_row_at_index(crate_list_box(list), 0) {
-                onShown?(UnsafeMutableRawPointer(first).assumingMemoryBound(to: GtkWidget.self))
-            }
+            let rows = (0..<Int32(shown.count)).compactMap { gtk_list_box_get_row_at_index(crate_list_box(list), $0) }
+            onShown?(rows.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) })
         }
     }
 

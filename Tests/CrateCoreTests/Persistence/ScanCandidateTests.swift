@@ -51,6 +51,23 @@ struct ScanCandidateTests {
         #expect(try db.candidates(forScan: wrong.scan.id!).isEmpty)
     }
 
+    /// After swapping to a runner-up and back, the runner-up was labelled "First answer" (its
+    /// score was dropped when it was chosen): every candidate keeps its own label.
+    @Test func swappingBackAndForthKeepsEveryLabel() throws {
+        let db = try AppDatabase.inMemory()
+        let first = try db.saveScan(of: rumours, method: .vision, candidates: runnersUp)
+        let toLive = try db.replaceScan(id: first.scan.id!, with: live)
+        let back = try db.replaceScan(id: toLive.scan.id!, with: rumours)
+        #expect(back.album.title == "Rumours")
+        let offered = try db.candidates(forScan: back.scan.id!)
+        #expect(offered.map(\.album.title) == ["Rumours (Live)", "Rumours (Deluxe)"])
+        #expect(offered.map(\.score) == [0.8, 0.6], "the runner-up keeps its score, nothing is a first answer but Rumours")
+        let again = try db.replaceScan(id: back.scan.id!, with: deluxe)
+        let third = try db.candidates(forScan: again.scan.id!)
+        #expect(third.map(\.album.title) == ["Rumours (Live)", "Rumours"])
+        #expect(third.map(\.score) == [0.8, nil])
+    }
+
     @Test func replacingTheLastScanRemovesTheAlbum() throws {
         let db = try AppDatabase.inMemory()
         let wrong = try db.saveScan(of: rumours, method: .vision)
