@@ -35,6 +35,9 @@ public final class AppModel {
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
     private var backgroundWorkStarted = false
+    private let retrySleep: @Sendable (TimeInterval) async -> Void
+    private var retrySchedule = WaitingRetrySchedule()
+    private var retryLoop: Task<Void, Never>?
     /// The files a previous session queued but never scanned, read at `start()`: files opened
     /// or dropped after it are queued too, and must not be scanned a second time as leftovers.
     private var leftoverFiles: [URL] = []
@@ -47,8 +50,12 @@ public final class AppModel {
         var token: String?
     }
 
-    public init(environment: AppEnvironment, player: any Player, temporaryPhotos: TemporaryPhotos = TemporaryPhotos()) {
+    /// `retrySleep` waits between tries of the photos that wait for the network (tests pass one
+    /// they control).
+    public init(environment: AppEnvironment, player: any Player, temporaryPhotos: TemporaryPhotos = TemporaryPhotos(),
+                retrySleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) {
         self.environment = environment
+        self.retrySleep = retrySleep
         let database = environment.database
         let services: AppServices
         do {
@@ -130,6 +137,7 @@ public final class AppModel {
     public func startBackgroundWork() {
         guard !backgroundWorkStarted else { return }
         backgroundWorkStarted = true
+        keepRetryingWaitingPhotos()
         wall.refreshInBackground()
         let pipeline = self.pipeline
         Task { await pipeline.repairPendingDetails() }
@@ -179,6 +187,34 @@ public final class AppModel {
     }
 
     /// The network is back: scans the photos that waited for it (and any other waiting photo).
+    /// Photos that wait for the network are tried again on a schedule (WaitingRetrySchedule),
+    /// not only when the user presses Try Now or GLib reports the network back.
+    func keepRetryingWaitingPhotos() {
+        guard retryLoop == nil else { return }
+        let database = environment.database
+        let sleep = retrySleep
+        retryLoop = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let delay = self?.retrySchedule.delay else { return }
+                await sleep(delay)
+                guard let self, !Task.isCancelled else { return }
+                let waiting = (try? await Task.detached { try database.waitingPhotos() }.value)?.count ?? 0
+                // A scan under way may be one of them: wait for the next turn.
+                guard !self.scans.state.value.isBusy else { continue }
+                if self.retrySchedule.due(waiting: waiting) {
+                    Log.debug("trying \(waiting) waiting photo(s) again; next in \(Int(self.retrySchedule.delay)) s")
+                    await self.retryWaiting()
+                }
+            }
+        }
+    }
+
+    /// The network came back (GLib's monitor): waiting photos now, and the schedule starts over.
+    public func networkCameBack() async {
+        retrySchedule.reset()
+        await retryWaiting()
+    }
+
     public func retryWaiting() async {
         let database = environment.database
         do {

@@ -129,7 +129,7 @@ final class ScanController {
             let available = g_network_monitor_get_network_available(monitor) != 0
             defer { wasAvailable = available }
             guard available, !wasAvailable, let model else { return }
-            Task { await model.retryWaiting() }
+            Task { await model.networkCameBack() }
         }
     }
 

@@ -44,9 +44,11 @@ struct FailedScansTests {
         }
     }
 
-    private func model(_ database: AppDatabase, dir: TemporaryDirectory) -> (AppModel, NetworkScanner) {
+    private func model(_ database: AppDatabase, dir: TemporaryDirectory,
+                       retrySleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) -> (AppModel, NetworkScanner) {
         let environment = AppEnvironment(paths: dir.paths, variables: [:], database: database)
-        let model = AppModel(environment: environment, player: LogPlayer(clock: ManualPlaybackClock(), log: PlaybackLog(fileURL: nil)))
+        let model = AppModel(environment: environment, player: LogPlayer(clock: ManualPlaybackClock(), log: PlaybackLog(fileURL: nil)),
+                             retrySleep: retrySleep)
         let scanner = NetworkScanner(database: database)
         model.scans.replaceScanner(QueuedScanner(queue: BatchQueue(database: database), scanner: scanner))
         return (model, scanner)
@@ -141,6 +143,51 @@ struct FailedScansTests {
         #expect(try database.counts().scans == 1)
         #expect(try database.unscannedPhotos().isEmpty)
         #expect(try database.waitingPhotos().isEmpty)
+    }
+
+    /// Photos that waited for the network were never tried again on their own (2.5 minutes,
+    /// zero requests): only Try Now worked. They are tried after 30 s, then at growing intervals
+    /// while they keep waiting, and scanned once the network is back.
+    @Test func waitingPhotosAreTriedAgainOnASchedule() async throws {
+        let dir = try TemporaryDirectory()
+        let database = try AppDatabase.inMemory()
+        let sleep = ManualSleep()
+        let (model, scanner) = model(database, dir: dir, retrySleep: { await sleep.sleep($0) })
+        model.scan(files: try photos(["net"], in: dir))
+        await model.scans.waitUntilIdle()
+        #expect(try database.waitingPhotos().count == 1)
+        model.keepRetryingWaitingPhotos()
+        var delays: [TimeInterval] = []
+        for _ in 0..<4 {
+            delays.append(await sleep.nextRequest())
+            await model.scans.waitUntilIdle()
+            if delays.count < 4 { sleep.wake() }
+        }
+        #expect(delays == [30, 30, 60, 120])
+        let asked = scanner.asked.withLock { $0 }
+        #expect(asked == ["net", "net", "net", "net"], "the first scan and three tries")
+        scanner.online.store(true, ordering: .relaxed)
+        sleep.wake()
+        #expect(await sleep.nextRequest() == 240, "the try was made before it was known to succeed")
+        await model.scans.waitUntilIdle()
+        #expect(try database.counts().scans == 1)
+        #expect(try database.waitingPhotos().isEmpty)
+        // Nothing waits any more: the schedule starts over.
+        sleep.wake()
+        #expect(await sleep.nextRequest() == 30)
+    }
+
+    @Test func theRetryScheduleBacksOffAndStartsOver() {
+        var schedule = WaitingRetrySchedule()
+        var delays: [TimeInterval] = [schedule.delay]
+        var tries: [Bool] = []
+        for waiting in [2, 2, 2, 2, 2, 2, 2, 1, 0] {
+            tries.append(schedule.due(waiting: waiting))
+            delays.append(schedule.delay)
+        }
+        #expect(tries == [true, true, true, true, true, true, true, true, false])
+        // As many waiting as before doubles the wait (up to 15 minutes); fewer, or none, starts over.
+        #expect(delays == [30, 30, 60, 120, 240, 480, 900, 900, 30, 30])
     }
 
     @Test func retryAndRemoveOnAFailedRow() async throws {
