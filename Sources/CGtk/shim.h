@@ -102,6 +102,18 @@ static inline void crate_search_bar_label_close_button(void *bar, const char *te
     if (button != NULL) gtk_accessible_update_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
 }
 
+/// The first visible button below `root` whose label is `label` (a toast's button, which
+/// libadwaita gives no handle to).
+static inline GtkWidget *crate_button_with_label(GtkWidget *root, const char *label) {
+    for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (!gtk_widget_get_visible(child)) continue;
+        if (GTK_IS_BUTTON(child) && g_strcmp0(gtk_button_get_label(GTK_BUTTON(child)), label) == 0) return child;
+        GtkWidget *found = crate_button_with_label(child, label);
+        if (found != NULL) return found;
+    }
+    return NULL;
+}
+
 /// The first visible widget of type `type` below `root` (depth first, hidden subtrees skipped).
 static inline GtkWidget *crate_first_descendant(GtkWidget *root, GType type) {
     for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL; child = gtk_widget_get_next_sibling(child)) {

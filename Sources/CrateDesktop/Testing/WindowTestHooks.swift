@@ -69,6 +69,27 @@ enum WindowTestHooks {
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
         }
         reportLayout(window)
+        // CRATE_TEST_TOAST=TEXT: a toast with a Show button once the window is up (its layout
+        // and its button are checked without staging a scan that produces it).
+        if let text = ProcessInfo.processInfo.environment["CRATE_TEST_TOAST"] {
+            GObjectScope.of(window.widget).after(seconds: 2) { [weak window] in
+                // The same button and action as a run's summary.
+                window?.toasts.show(text, button: L10n.tr("_Show"), seconds: 60, action: { [weak window] in
+                    TestEvents.note("toast-action")
+                    window?.showPage("history")
+                })
+                TestEvents.note("toast-shown")
+                // Where its Show button is once the toast has slid in (and again after a resize).
+                guard let window else { return }
+                GObjectScope.of(window.widget).every(milliseconds: 500) { [weak window] in
+                    guard let window else { return false }
+                    if let button = crate_button_with_label(window.toasts.widget, L10n.tr("_Show")) {
+                        TestEvents.reportPoint("toast-show", of: button, in: window.widget)
+                    }
+                    return true
+                }
+            }
+        }
     }
 
     private static func reportWelcome(_ view: WelcomeView, in window: UnsafeMutablePointer<GtkWidget>) {
