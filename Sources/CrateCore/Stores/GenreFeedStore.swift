@@ -57,6 +57,11 @@ public final class GenreFeedStore {
     private var thumbnails: ThumbnailFiles?
     private var generation = 0
     private var dial: CrateDialPosition = .standard
+    /// Feeds built in this session, by scope and dial: a genre opened again shows at once, as the
+    /// stored wall does, until it is older than `cacheLifetime` or the user refreshes it.
+    private var cache: [String: (builtAt: Date, state: GenreFeedState)] = [:]
+    public static let cacheLifetime: TimeInterval = 6 * 3600
+    private let now: @Sendable () -> Date
     /// The build under way: cancelled by the next choice, so MusicBrainz's one request a second
     /// goes to the feed the user now wants.
     private var building: Task<(GenreFeed, [WallTile]), Never>?
@@ -64,8 +69,10 @@ public final class GenreFeedStore {
     /// - Parameters:
     ///   - taxonomy: nil when `genres.json` could not be read (the bar shows only "Wall").
     ///   - builder: nil when the feeds cannot be built here; choosing a genre says so.
-    public init(database: AppDatabase, taxonomy: GenreTaxonomy?, builder: GenreFeedBuilder?, thumbnails: ThumbnailFiles?) {
+    public init(database: AppDatabase, taxonomy: GenreTaxonomy?, builder: GenreFeedBuilder?, thumbnails: ThumbnailFiles?,
+                now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
+        self.now = now
         self.builder = builder
         self.thumbnails = thumbnails
         state.update { $0.genres = taxonomy?.genres ?? [] }
@@ -122,12 +129,42 @@ public final class GenreFeedStore {
         }
     }
 
-    /// Builds the feed for the current scope; a later choice drops this one's answer.
+    /// Builds the feed again for the current scope, whatever was cached (the feed's refresh).
+    public func refresh() async {
+        guard let scope = state.value.scope else { return }
+        cache[Self.cacheKey(scope, dial)] = nil
+        await build(dial: dial)
+    }
+
+    private static func cacheKey(_ scope: GenreScope, _ dial: CrateDialPosition) -> String {
+        "\(scope.genre.id)|\(scope.selected.map(\.id).joined(separator: ","))|\(dial.rawValue)"
+    }
+
+    /// Builds the feed for the current scope (or shows the one built for it this session); a
+    /// later choice drops this one's answer.
     public func build(dial: CrateDialPosition) async {
         guard let scope = state.value.scope else { return }
         self.dial = dial
         generation += 1
         let current = generation
+        let key = Self.cacheKey(scope, dial)
+        if let cached = cache[key], now().timeIntervalSince(cached.builtAt) < Self.cacheLifetime {
+            building?.cancel()
+            building = nil
+            // Albums disliked since the feed was built stay off it.
+            let database = self.database
+            let disliked = await Task.detached { Set(((try? database.albumRatings()) ?? [:]).filter { $0.value == .dislike }.map(\.key)) }.value
+            guard current == generation else { return }
+            state.update {
+                $0.phase = .loaded
+                $0.tiles = cached.state.tiles.filter { !disliked.contains($0.item.releaseGroupID) }
+                $0.signals = cached.state.signals
+                $0.unavailable = cached.state.unavailable
+                $0.message = cached.state.message
+            }
+            await fetchArtwork(generation: current)
+            return
+        }
         guard let builder else {
             state.update {
                 $0.phase = .loaded
@@ -136,7 +173,12 @@ public final class GenreFeedStore {
             }
             return
         }
-        state.update { $0.phase = .loading }
+        // The last feed's problems belong to it: they go while the next one loads.
+        state.update {
+            $0.phase = .loading
+            $0.unavailable = []
+            $0.message = nil
+        }
         let database = self.database
         let thumbnails = self.thumbnails
         building?.cancel()
@@ -159,8 +201,12 @@ public final class GenreFeedStore {
             $0.tiles = feed.1
             $0.signals = Dictionary(feed.0.items.map { ($0.item.releaseGroupID, $0.signal) }, uniquingKeysWith: { a, _ in a })
             $0.unavailable = unavailable
-            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? L10n.tr("Nothing found for %@ yet.", scope.displayTitle) : L10n.tr("No source could be reached for %@.", scope.displayTitle)) : nil
+            // The notes above the feed say why each source is missing (an error, a timeout, no
+            // connection): the sentence does not guess that it was the network.
+            $0.message = feed.1.isEmpty ? (unavailable.isEmpty ? L10n.tr("Nothing found for %@ yet.", scope.displayTitle) : L10n.tr("No source gave albums for %@.", scope.displayTitle)) : nil
         }
+        // Only a feed with albums is kept: a failed one is tried again next time.
+        if !feed.1.isEmpty { cache[key] = (now(), state.value) }
         await fetchArtwork(generation: current)
     }
 
@@ -185,6 +231,9 @@ public final class GenreFeedStore {
                             $0.tiles[i].artworkPath = path
                             $0.tiles[i].artworkStatus = path == nil ? .failed : .available
                         }
+                    }
+                    if let scope = state.value.scope, let kept = cache[Self.cacheKey(scope, dial)] {
+                        cache[Self.cacheKey(scope, dial)] = (kept.builtAt, state.value)
                     }
                 }
                 next()

@@ -34,6 +34,10 @@ final class GenreFeedController {
             guard let detail else { return }
             Task { await detail.show(wallItem: tile.item, artworkPath: tile.artworkStatus == .available ? tile.artworkPath : nil) }
         }
+        feed.onRefresh = { [weak store] in
+            guard let store else { return }
+            Task { await store.refresh() }
+        }
         feed.onRate = { [weak wall] album, rating in
             guard let wall else { return }
             Task {

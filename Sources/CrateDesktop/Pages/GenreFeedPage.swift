@@ -25,6 +25,8 @@ final class GenreFeedPage {
     var onOpen: ((WallTile) -> Void)?
     /// A tile's heart or ✕.
     var onRate: ((RatedAlbum, AlbumRating?) -> Void)?
+    /// The refresh button: build the feed again (a feed opened again comes from the session).
+    var onRefresh: (() -> Void)?
 
     init() {
         widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["genre-feed-page"])
@@ -36,8 +38,12 @@ final class GenreFeedPage {
         gtk_label_set_ellipsize(crate_label(titleLabel), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(titleLabel, 1)
         spinner = gtk_spinner_new()!
+        let refresh = Gtk.iconButton("view-refresh-symbolic", label: L10n.tr("Build this feed again"))
+        Gtk.setTooltip(refresh, L10n.tr("Refresh"))
+        gtk_widget_add_css_class(refresh, "flat")
         Gtk.append(bar, titleLabel)
         Gtk.append(bar, spinner)
+        Gtk.append(bar, refresh)
         statusLabel = Gtk.label("", classes: ["dim-label", "caption"])
         gtk_label_set_wrap(crate_label(statusLabel), 1)
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(statusLabel, 12) }
@@ -66,6 +72,7 @@ final class GenreFeedPage {
         Gtk.append(widget, statusLabel)
         Gtk.append(widget, stack)
 
+        GObjectScope.of(widget).connect(refresh, "clicked") { [weak self] in self?.onRefresh?() }
         GObjectScope.of(widget).connect(flow, "child-activated") { [weak self] (child: UnsafeMutableRawPointer?) in
             guard let self, let child else { return }
             let index = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))

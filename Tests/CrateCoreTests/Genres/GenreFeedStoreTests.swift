@@ -112,8 +112,38 @@ struct GenreFeedStoreTests {
         let state = store.state.value
         #expect(state.tiles.isEmpty && state.phase == .loaded)
         #expect(state.unavailable.count == GenreSignal.allCases.count)
-        #expect(state.message == "No source could be reached for Jazz.")
+        // The notes name each source's reason; the sentence does not claim it was the network.
+        #expect(state.message == "No source gave albums for Jazz.")
         for missing in state.unavailable { #expect(!missing.reason.contains("127.0.0.1") && !missing.reason.lowercased().contains("curl")) }
+    }
+
+    /// The feed downloaded again every time it was opened: a feed built this session shows
+    /// at once, without asking its sources, until the user refreshes it.
+    @Test func aFeedOpenedAgainComesFromTheSessionAndRefreshBuildsItAgain() async throws {
+        let (store, sources, _) = try Self.store()
+        await store.select(genreID: "rock", dial: .mixed)
+        let first = store.state.value.tiles
+        let asked = sources.values.map { $0.scopes.withLock { $0.count } }.reduce(0, +)
+        store.dismiss()
+        await store.select(genreID: "rock", dial: .mixed)
+        #expect(store.state.value.tiles == first)
+        #expect(store.state.value.phase == .loaded)
+        #expect(sources.values.map { $0.scopes.withLock { $0.count } }.reduce(0, +) == asked, "no source was asked again")
+        await store.refresh()
+        #expect(sources.values.map { $0.scopes.withLock { $0.count } }.reduce(0, +) > asked)
+    }
+
+    /// The last feed's error stayed on screen while the next one loaded.
+    @Test func theLastFeedsProblemsGoWhileTheNextLoads() async throws {
+        let (store, _, _) = try Self.store(failing: Set(GenreSignal.allCases))
+        await store.select(genreID: "jazz", dial: .mixed)
+        #expect(store.state.value.message != nil)
+        var loading: [GenreFeedState] = []
+        let token = store.state.subscribe { if $0.phase == .loading { loading.append($0) } }
+        await store.select(genreID: "rock", dial: .mixed)
+        token.cancel()
+        #expect(!loading.isEmpty)
+        #expect(loading.allSatisfy { $0.message == nil && $0.unavailable.isEmpty })
     }
 
     @Test func dislikedAlbumsAreLeftOut() async throws {
