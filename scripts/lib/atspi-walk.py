@@ -23,8 +23,17 @@ from gi.repository import Atspi  # noqa: E402
 
 MAX_DEPTH = 80
 # GTK 4.8 sets SHOWING on windows only; a hidden widget (and all below it) lacks VISIBLE. Pages of a
-# stack that are not in front stay VISIBLE: they are walked too.
+# stack that are not in front stay VISIBLE, but what they hold has no size (no allocation): a
+# focusable widget counts when it is VISIBLE and has a size, i.e. it is on the page shown.
 SHOWN = (Atspi.StateType.VISIBLE,)
+
+
+def has_size(node):
+    try:
+        extents = node.get_extents(Atspi.CoordType.WINDOW)
+    except Exception:  # no Component interface: take it as shown
+        return True
+    return extents.width > 0 and extents.height > 0
 # Without a name GTK 4.8 answers with the widget's type ("GtkImage", "AdwGizmo"): what a screen
 # reader would read out. That counts as no name.
 TYPE_NAME = re.compile(r"^(Gtk|Adw)[A-Z][A-Za-z]*$")
@@ -81,6 +90,8 @@ def walk(node, path, depth, found, counts):
             below = True
     focusable = states.contains(Atspi.StateType.FOCUSABLE)
     role = node.get_role_name() or "?"
+    if focusable and not has_size(node):
+        return below
     # A container that hands the focus on to focusable widgets inside it (a scrolled window, a list
     # box) is not a stop of its own; one with nothing focusable inside takes the focus: it needs a name.
     if focusable and not (below and role in CONTAINERS):
