@@ -53,6 +53,12 @@ public struct WallArtwork: Sendable {
             try? database.setWallArtwork(releaseGroupID: item.releaseGroupID, status: .available, path: file.lastPathComponent)
             return true
         }
+        // An album already in the crate has its cover in the cache: no download, offline too.
+        if let thumbnail = try? database.crateThumbnail(releaseGroupID: item.releaseGroupID),
+           let url = ArtworkCache.url(forStoredPath: thumbnail, in: directory), FileManager.default.fileExists(atPath: url.path) {
+            try? database.setWallArtwork(releaseGroupID: item.releaseGroupID, status: .available, path: thumbnail)
+            return true
+        }
         guard let url = item.artURL else {
             try? database.setWallArtwork(releaseGroupID: item.releaseGroupID, status: .unavailable, path: nil)
             return false

@@ -90,6 +90,17 @@ extension AppDatabase {
     }
 
     /// Records a tile's cached art (every tile of that release group).
+    /// The thumbnail (a stored path, as `Album.thumbnailPath`) of a crate album of this release
+    /// group whose artwork is in the cache; nil when there is none.
+    public func crateThumbnail(releaseGroupID: MBID) throws -> String? {
+        try reader.read { db in
+            try String.fetchOne(db, sql: """
+                SELECT thumbnailPath FROM album WHERE mbReleaseGroupId = ? AND artworkStatus = ? AND thumbnailPath IS NOT NULL
+                ORDER BY id LIMIT 1
+                """, arguments: [releaseGroupID.rawValue, ArtworkStatus.available.rawValue])
+        }
+    }
+
     public func setWallArtwork(releaseGroupID: MBID, status: ArtworkStatus, path: String?) throws {
         try checkWritable()
         try guardedWrite { db in

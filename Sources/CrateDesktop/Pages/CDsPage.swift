@@ -22,6 +22,10 @@ final class CDsPage {
     var onAdd: ((String) -> Void)?
     /// The Diagnostics button.
     var onDiagnostics: (() -> Void)?
+    /// The cover thumbnail of a crate album (a file in the artwork cache), nil when it has none.
+    var thumbnail: ((Int64) async -> String?)?
+    /// Called with the album id when a disc's cover is on screen.
+    var onCover: ((Int64) -> Void)?
     /// The disc rows' play buttons, by crate album id (UI tests click them).
     private(set) var playButtons: [(albumID: Int64, button: UnsafeMutablePointer<GtkWidget>)] = []
     private var shown: CDWallet?
@@ -187,10 +191,36 @@ final class CDsPage {
         for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { edge(row, 8) }
         gtk_widget_set_margin_start(row, 12)
         gtk_widget_set_margin_end(row, 8)
+        // The album's cover (a grey square until it is read, or without one); the disc icon over
+        // it when the album has no cover, and the playing mark over it while it plays.
+        let cover = gtk_picture_new()!
+        gtk_picture_set_content_fit(crate_picture(cover), GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_can_shrink(crate_picture(cover), 1)
+        gtk_widget_set_size_request(cover, 48, 48)
+        gtk_widget_add_css_class(cover, "artwork-missing")
         let icon = gtk_image_new_from_icon_name("media-optical-symbolic")!
         gtk_image_set_pixel_size(crate_image(icon), 32)
         gtk_widget_add_css_class(icon, "dim-label")
-        Gtk.append(row, icon)
+        let art = gtk_overlay_new()!
+        gtk_overlay_set_child(crate_overlay(art), cover)
+        gtk_overlay_add_overlay(crate_overlay(art), icon)
+        gtk_widget_set_valign(art, GTK_ALIGN_CENTER)
+        Gtk.append(row, art)
+        if let id = disc.crateAlbumID, let thumbnail {
+            g_object_ref(UnsafeMutableRawPointer(cover))
+            Task { @MainActor [weak self] in
+                guard let path = await thumbnail(id) else { return g_object_unref(UnsafeMutableRawPointer(cover)) }
+                TextureCache.thumbnails.texture(for: path) { [weak self] texture in
+                    defer { g_object_unref(UnsafeMutableRawPointer(cover)) }
+                    guard let texture else { return }
+                    gtk_picture_set_paintable(crate_picture(cover), crate_paintable(UnsafeMutableRawPointer(texture)))
+                    gtk_widget_remove_css_class(cover, "artwork-missing")
+                    // The cover says which disc it is; the icon comes back only to mark playback.
+                    gtk_widget_add_css_class(icon, "over-cover")
+                    self?.onCover?(id)
+                }
+            }
+        }
         let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
         gtk_widget_set_hexpand(text, 1)
         gtk_widget_set_valign(text, GTK_ALIGN_CENTER)

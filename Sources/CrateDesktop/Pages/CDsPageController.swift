@@ -28,6 +28,10 @@ final class CDsPageController {
             Task { await store.addToCrate(discID: discID) }
         }
         page.onDiagnostics = { [weak self] in self?.showDiagnostics() }
+        page.thumbnail = { [weak host] id in
+            guard let album = await host?.model?.album(id: id), album.artworkStatus == .available else { return nil }
+            return album.thumbnailURL(in: TextureCache.artworkDirectory)?.path
+        }
         var shownMessage: String?
         store.state.subscribe(initial: true) { [weak self] state in
             guard let self else { return }

@@ -133,6 +133,7 @@ extension WindowTestHooks {
         guard let cds = window.cds else { return }
         let page = cds.page
         cds.onPlayRequest = { TestEvents.note("cds-play \($0)") }
+        page.onCover = { TestEvents.note("cds-cover \($0)") }
         let add = page.onAdd
         page.onAdd = { discID in
             TestEvents.note("cds-add")

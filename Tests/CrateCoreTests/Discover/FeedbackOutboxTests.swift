@@ -120,6 +120,28 @@ struct FeedbackOutboxTests {
         #expect(try world.database.feedbackStatus().pending == 1)
     }
 
+    /// Wall tiles of albums already in the crate stayed grey although their covers were in the
+    /// cache: the crate's thumbnail is used, with no download (offline too).
+    @Test func aWallTileOfACrateAlbumUsesItsCachedCover() async throws {
+        let temp = try TemporaryDirectory()
+        let db = try AppDatabase.inMemory()
+        let group = try MBID(ListenBrainzFixtures.mbid(0x91, 1))
+        let other = try MBID(ListenBrainzFixtures.mbid(0x91, 2))
+        let entry = try db.saveScan(of: Album(musicBrainzReleaseGroupID: group.rawValue, title: "In the crate", artist: "A"), method: .vision)
+        try Data([0xFF, 0xD8, 0xFF]).write(to: temp.url.appendingPathComponent("thumb-1.jpg"))
+        try db.setArtwork(albumID: entry.album.id!, status: .available, artworkPath: "art-1.jpg", thumbnailPath: "thumb-1.jpg")
+        try db.saveWall(dial: .mixed, items: [
+            WallItem(signal: .listeningHistory, releaseGroupID: group, title: "In the crate", artist: "A"),
+            WallItem(signal: .popularCharts, releaseGroupID: other, title: "Not in it", artist: "B", artURL: URL(string: "http://127.0.0.1:9/caa/2-250.jpg")),
+        ], unavailable: [])
+        let offline = ScriptedHTTPClient()  // every request fails: no network
+        await WallArtwork(database: db, directory: temp.url, http: offline).fetchMissing()
+        let tiles = try #require(try db.storedWall()).tiles
+        #expect(tiles[0].artworkStatus == .available && tiles[0].artworkPath == "thumb-1.jpg")
+        #expect(tiles[1].artworkStatus == .failed)
+        #expect(offline.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/caa/2-250.jpg"], "nothing fetched for the crate album")
+    }
+
     @Test func theWallIsStoredAndReadBackWithItsDial() throws {
         let db = try AppDatabase.inMemory()
         let items = try (0..<60).map { n in
