@@ -18,6 +18,14 @@ public struct PreferencesState: Equatable, Sendable {
     public var keyFieldEnabled = false
     /// Which `CRATE_*` variables override the saved settings in this session, if any.
     public var overrideNotice: String?
+    /// Fields a `CRATE_*` variable sets for this session, with the variable: they show the value
+    /// in effect, cannot be edited here, and are never saved.
+    public var setForSession: [PreferencesField: String] = [:]
+
+    /// "Set by CRATE_PROVIDER for this session", for a field a variable sets.
+    public func sessionNote(_ field: PreferencesField) -> String? {
+        setForSession[field].map { L10n.tr("Set by %@ for this session", $0) }
+    }
     public var errorMessage: String?
     /// Where to get a key for the selected provider (or, for Ollama, the program itself).
     public var keyLink: URL?
@@ -130,10 +138,23 @@ public final class PreferencesStore {
             endpointTexts[kind] = kind.endpointKeyPath.map { saved.endpoints[keyPath: $0].absoluteString } ?? ""
         }
         modelTexts[saved.provider] = saved.model ?? ""
+        // What this session runs with: a field a variable sets shows that value, marked.
+        let effective = (try? saved.applyingOverrides(from: environment.variables)) ?? saved
+        let variables = environment.variables
+        var setForSession: [PreferencesField: String] = [:]
+        for field in PreferencesField.allCases {
+            if let name = PreferencesField.variable(for: field, provider: effective.provider, in: variables) { setForSession[field] = name }
+        }
+        if setForSession[.model] != nil { modelTexts[effective.provider] = effective.model ?? "" }
+        if setForSession[.endpoint] != nil, let keyPath = effective.provider.endpointKeyPath {
+            endpointTexts[effective.provider] = effective.endpoints[keyPath: keyPath].absoluteString
+        }
+        if setForSession[.provider] != nil, setForSession[.model] == nil { modelTexts[effective.provider] = effective.model ?? "" }
         var initial = PreferencesState()
-        initial.advancedSearch = saved.advancedSearch
-        initial.contact = saved.musicBrainzContact
-        initial.listenBrainzUser = saved.listenBrainzUser ?? ""
+        initial.setForSession = setForSession
+        initial.advancedSearch = setForSession[.advancedSearch] != nil ? effective.advancedSearch : saved.advancedSearch
+        initial.contact = setForSession[.contact] != nil ? effective.musicBrainzContact : saved.musicBrainzContact
+        initial.listenBrainzUser = (setForSession[.listenBrainzUser] != nil ? effective.listenBrainzUser : saved.listenBrainzUser) ?? ""
         initial.budgetScans = saved.monthlyBudget.scans.map(String.init) ?? ""
         initial.budgetCost = saved.monthlyBudget.cost.map { String(format: "%.2f", $0) } ?? ""
         initial.errorMessage = loadError
@@ -146,7 +167,7 @@ public final class PreferencesStore {
         }
         state.set(initial)
         showMusicFolders()
-        showProvider(saved.provider)
+        showProvider(setForSession[.provider] != nil ? effective.provider : saved.provider)
         showListenBrainzToken()
         showDiscogsToken()
     }
@@ -237,7 +258,19 @@ public final class PreferencesStore {
     /// something must be fixed first; nothing is written then.
     @discardableResult
     public func save() -> Bool {
-        let current = state.value
+        var current = state.value
+        // A key typed belongs to the provider shown (the one this session uses).
+        let keyProvider = current.provider
+        // A field set by a variable shows this session's value: the saved one stays saved.
+        let session = current.setForSession
+        if session[.provider] != nil { current.provider = saved.provider }
+        if session[.model] != nil || session[.provider] != nil { current.model = saved.model ?? "" }
+        if session[.endpoint] != nil || session[.provider] != nil {
+            current.endpoint = current.provider.endpointKeyPath.map { saved.endpoints[keyPath: $0].absoluteString } ?? ""
+        }
+        if session[.advancedSearch] != nil { current.advancedSearch = saved.advancedSearch }
+        if session[.contact] != nil { current.contact = saved.musicBrainzContact }
+        if session[.listenBrainzUser] != nil { current.listenBrainzUser = saved.listenBrainzUser ?? "" }
         var next = saved
         next.provider = current.provider
         if let keyPath = current.provider.endpointKeyPath {
@@ -267,11 +300,11 @@ public final class PreferencesStore {
             return false
         }
         let key = pendingKey.trimmingCharacters(in: .whitespacesAndNewlines)
-        let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && current.provider != .none)
+        let credentialsChanged = next.provider != saved.provider || (!key.isEmpty && keyProvider != .none)
             || next.endpoints != saved.endpoints || next.model != saved.model
         do {
             try next.save(paths: environment.paths)
-            if !key.isEmpty, current.provider != .none { _ = try environment.keys.save(key, for: current.provider) }
+            if !key.isEmpty, keyProvider != .none { _ = try environment.keys.save(key, for: keyProvider) }
             if !listenBrainzToken.isEmpty { _ = try environment.keys.saveListenBrainzToken(listenBrainzToken) }
             if !discogsToken.isEmpty { _ = try environment.keys.saveDiscogsToken(discogsToken) }
         } catch {
@@ -499,6 +532,27 @@ public final class PreferencesStore {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
         return url
+    }
+}
+
+/// A Preferences field that a `CRATE_*` variable can set for one session.
+public enum PreferencesField: String, Hashable, Sendable, CaseIterable {
+    case provider, model, endpoint, contact, advancedSearch, listenBrainzUser
+
+    /// The variable that sets the field in `environment`, if one does (for `provider`'s endpoint).
+    static func variable(for field: PreferencesField, provider: ProviderKind, in environment: [String: String]) -> String? {
+        let candidates: [String]
+        switch field {
+        case .provider: candidates = ["CRATE_PROVIDER"]
+        case .model: candidates = ["CRATE_MODEL"]
+        case .endpoint:
+            let own = Endpoints.environmentKeys.first { $0.keyPath == provider.endpointKeyPath }.map(\.name)
+            candidates = ["CRATE_PROVIDER_URL"] + (own.map { [$0] } ?? [])
+        case .contact: candidates = ["CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT"]
+        case .advancedSearch: candidates = ["CRATE_ADVANCED_SEARCH"]
+        case .listenBrainzUser: candidates = ["CRATE_LISTENBRAINZ_USER"]
+        }
+        return candidates.first { !(environment[$0] ?? "").isEmpty }
     }
 }
 

@@ -67,6 +67,16 @@ enum WindowTestHooks {
         app.onPreferences = { preferences in
             TestEvents.note("preferences shown")
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
+            let state = preferences.store.state.value
+            TestEvents.note("preferences-provider \(state.provider.rawValue) note=\(state.sessionNote(.provider) ?? "none")")
+            // How many lines the Test Connection button and the key link take once laid out.
+            GObjectScope.of(preferences.widget).after(seconds: 1) {
+                for (name, text) in [("test-button", L10n.tr("_Test Connection")), ("key-link", preferences.store.state.value.keyLinkTitle)] {
+                    guard let button = crate_button_with_label(preferences.widget, text),
+                          let label = gtk_button_get_child(crate_button(button)) else { continue }
+                    TestEvents.note("preferences-lines \(name) \(pango_layout_get_line_count(gtk_label_get_layout(crate_label(label))))")
+                }
+            }
         }
         reportLayout(window)
         // CRATE_TEST_TOAST=TEXT: a toast with a Show button once the window is up (its layout

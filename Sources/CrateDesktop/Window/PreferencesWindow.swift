@@ -10,7 +10,7 @@ import Foundation
 @MainActor
 final class PreferencesWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let store: PreferencesStore
+    let store: PreferencesStore
     private let providerRow: UnsafeMutablePointer<GtkWidget>
     private let keyRow: UnsafeMutablePointer<GtkWidget>
     private let keyStatusRow: UnsafeMutablePointer<GtkWidget>
@@ -84,8 +84,12 @@ final class PreferencesWindow {
         adw_action_row_add_suffix(crate_action_row(testRow), testButton)
         // A longer translation wraps instead of widening a 360 px window.
         if let label = gtk_button_get_child(crate_button(testButton)) {
-            Gtk.wrap(label)
-            gtk_label_set_max_width_chars(crate_label(label), 12)
+            // Whole words only: "Test / Conn- / ection" is not a button.
+            gtk_label_set_wrap(crate_label(label), 1)
+            gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD)
+            // The row gives its suffix only the minimum: at least the English text on one line.
+            gtk_label_set_width_chars(crate_label(label), 15)
+            gtk_label_set_max_width_chars(crate_label(label), 16)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
         }
         for row in [providerRow, keyRow, keyStatusRow, testRow] { adw_preferences_group_add(crate_preferences_group(providerGroup), row) }
@@ -296,8 +300,8 @@ final class PreferencesWindow {
         if (gtk_switch_get_active(crate_switch(searchSwitch)) != 0) != state.advancedSearch {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }
-        adw_preferences_row_set_title(crate_preferences_row(modelRow),
-                                      state.modelPlaceholder.isEmpty ? L10n.tr("Model") : L10n.tr("Model (empty: %@)", state.modelPlaceholder))
+        let modelTitle = state.modelPlaceholder.isEmpty ? L10n.tr("Model") : L10n.tr("Model (empty: %@)", state.modelPlaceholder)
+        renderSessionFields(state, modelTitle: modelTitle)
         gtk_widget_set_sensitive(advanced, state.providerFieldsEnabled ? 1 : 0)
         gtk_widget_set_visible(keyRow, state.keyFieldEnabled ? 1 : 0)
         gtk_widget_set_visible(keyStatusRow, state.provider == .none ? 0 : 1)
@@ -305,7 +309,13 @@ final class PreferencesWindow {
         adw_action_row_set_subtitle(crate_action_row(keyStatusRow), Self.escaped(state.keyStatus))
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
-            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
+            Gtk.setWrappingLabel(keyLink, state.keyLinkTitle, maxChars: 28)
+            // Whole words, and room for "Get an Anthropic" on a line: the row gives its suffix
+            // only its minimum width.
+            if let label = gtk_button_get_child(crate_button(keyLink)) {
+                gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD)
+                gtk_label_set_width_chars(crate_label(label), 16)
+            }
         }
         switch state.connection {
         case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Sends one tiny request with the key above."))
@@ -338,6 +348,25 @@ final class PreferencesWindow {
         Gtk.setText(errorLabel, state.errorMessage ?? "")
         gtk_widget_set_visible(errorLabel, state.errorMessage == nil ? 0 : 1)
         if state.errorMessage != nil { gtk_widget_add_css_class(endpointRow, "error") } else { gtk_widget_remove_css_class(endpointRow, "error") }
+    }
+
+    /// Fields a `CRATE_*` variable sets show the value in effect, say so on the row itself, and
+    /// cannot be edited here (the variable would win over what is saved).
+    private func renderSessionFields(_ state: PreferencesState, modelTitle: String) {
+        let entries: [(PreferencesField, UnsafeMutablePointer<GtkWidget>, String)] = [
+            (.model, modelRow, modelTitle), (.endpoint, endpointRow, L10n.tr("Endpoint")),
+            (.contact, contactRow, L10n.tr("Contact")), (.listenBrainzUser, listenBrainzUserRow, L10n.tr("User Name")),
+        ]
+        for (field, row, title) in entries {
+            let variable = state.setForSession[field]
+            adw_preferences_row_set_title(crate_preferences_row(row), variable.map { L10n.tr("%@ — set by %@", title, $0) } ?? title)
+            gtk_editable_set_editable(crate_editable(row), variable == nil ? 1 : 0)
+            Gtk.setTooltip(row, state.sessionNote(field))
+        }
+        let providerNote = state.sessionNote(.provider)
+        adw_action_row_set_subtitle(crate_action_row(providerRow), providerNote.map(Self.escaped) ?? "")
+        gtk_widget_set_sensitive(providerRow, providerNote == nil ? 1 : 0)
+        Gtk.setTooltip(providerRow, providerNote)
     }
 
     /// Row subtitles are markup: text from a server is escaped.

@@ -34,24 +34,45 @@ struct PreferencesStoreTests {
         let store = PreferencesStore(environment: try environment(dir, variables: variables))
         var applied: Settings?
         store.onSaved = { applied = $0 }
-        #expect(store.state.value.provider == .none, "shows what is saved, not the override")
         #expect(store.state.value.overrideNotice?.contains("$CRATE_MUSICBRAINZ_URL") == true)
 
-        // When the user picks a provider and saves
-        store.selectProvider(.anthropic)
-        store.setEndpoint("http://127.0.0.1:7777")
+        // When the user changes what the variables leave alone and saves
+        store.setContact("me@example.org")
         #expect(store.save())
 
         // Then the file holds the user's choices and none of the overrides
         let text = try String(contentsOf: dir.paths.settingsURL, encoding: .utf8)
         #expect(!text.contains("9999") && !text.contains("llava"))
         let saved = try Settings.loadSaved(paths: dir.paths)
-        #expect(saved.provider == .anthropic && saved.model == nil)
-        #expect(saved.endpoints.anthropic.absoluteString == "http://127.0.0.1:7777")
+        #expect(saved.provider == .none && saved.model == nil)
+        #expect(saved.musicBrainzContact == "me@example.org")
         #expect(saved.endpoints.musicBrainz == Endpoints.defaults.musicBrainz)
         // …while the running app keeps using them
         #expect(applied?.endpoints.musicBrainz.absoluteString == "http://127.0.0.1:9999/ws/2")
         #expect(applied?.provider == .ollama)
+    }
+
+    /// With CRATE_PROVIDER=anthropic the Provider row said "None" and Test Connection named a
+    /// model that was not in use: a field a variable sets shows the value in effect, marked.
+    @Test func fieldsSetByVariablesShowTheValueInEffect() throws {
+        let dir = try TemporaryDirectory()
+        let variables = ["CRATE_PROVIDER": "anthropic", "CRATE_MODEL": "claude-test-model", "CRATE_PROVIDER_URL": "http://127.0.0.1:7000",
+                         "CRATE_CONTACT": "session@example.org"]
+        let store = PreferencesStore(environment: try environment(dir, variables: variables))
+        let state = store.state.value
+        #expect(state.provider == .anthropic)
+        #expect(state.model == "claude-test-model")
+        #expect(state.endpoint == "http://127.0.0.1:7000")
+        #expect(state.contact == "session@example.org")
+        #expect(state.setForSession == [.provider: "CRATE_PROVIDER", .model: "CRATE_MODEL", .endpoint: "CRATE_PROVIDER_URL", .contact: "CRATE_CONTACT"])
+        #expect(state.sessionNote(.provider) == "Set by CRATE_PROVIDER for this session")
+        #expect(state.sessionNote(.listenBrainzUser) == nil)
+        // A key typed goes to the provider shown; the variables' values are not saved.
+        store.setKey("sk-typed-for-anthropic")
+        #expect(store.save())
+        let saved = try Settings.loadSaved(paths: dir.paths)
+        #expect(saved.provider == .none && saved.model == nil && saved.musicBrainzContact != "session@example.org")
+        #expect(store.environment.keys.key(for: .anthropic) == "sk-typed-for-anthropic")
     }
 
     @Test func aBadEndpointIsRefusedAndNothingIsWritten() throws {
