@@ -102,6 +102,12 @@ final class HistoryListView {
         gtk_widget_grab_focus(listView)
     }
 
+    /// Bound rows of photos without a scan, and how many of them cut their text (test events).
+    func problemRowsCut() -> (rows: Int, cut: Int) {
+        let problems = rows.values.filter { gtk_widget_get_visible($0.widget) != 0 && $0.entry == nil }
+        return (problems.count, problems.filter(\.isProblemTextCut).count)
+    }
+
     /// The scan the keyboard focus / selection is on.
     var selectedScanID: Int64? {
         selectedKey.flatMap { Int64($0) }

@@ -200,5 +200,14 @@ enum WindowTestHooks {
 
     private static func installHistory(_ window: MainWindow) {
         window.history.list.onSelectionChanged = { TestEvents.historySelection($0) }
+        // After each resize: how many rows of photos without a scan cut their text short.
+        GObjectScope.of(window.widget).connect(window.widget, "notify::default-width") { [weak window] (_: UnsafeMutableRawPointer?) in
+            guard let window else { return }
+            GObjectScope.of(window.widget).after(seconds: 1) { [weak window] in
+                guard let window, window.visiblePage == "history" else { return }
+                let (rows, cut) = window.history.list.problemRowsCut()
+                TestEvents.note("history-problem-rows \(rows) cut=\(cut) width=\(gtk_widget_get_width(window.widget))")
+            }
+        }
     }
 }

@@ -98,12 +98,23 @@ final class HistoryRow {
         self.onRetry = onRetry
         self.onRemove = onRemove
         Gtk.setText(titleLabel, photo.name)
-        Gtk.setText(artistLabel, photo.reason)
+        // The status leads the reason, both wrapped in full: a reason cut to "This fil…" (and
+        // a name to "not-…") at 360 px told nobody anything.
+        let status = photo.waits ? L10n.tr("Waiting") : L10n.tr("Not scanned")
+        Gtk.setText(artistLabel, L10n.tr("%@ — %@", status, photo.reason))
         Gtk.setTooltip(artistLabel, photo.reason)
-        Gtk.setText(dateLabel, photo.waits ? L10n.tr("Waiting") : L10n.tr("Not scanned"))
+        Gtk.setText(dateLabel, status)
         gtk_button_set_label(crate_button(retryButton), photo.waits ? L10n.tr("Try _Now") : L10n.tr("_Retry"))
         gtk_button_set_use_underline(crate_button(retryButton), 1)
         Gtk.setAccessibleLabel(widget, L10n.tr("%@, not scanned: %@", photo.name, photo.reason))
+    }
+
+    /// True when the row shows a photo without a scan and its name or reason is cut short
+    /// (test events: at 360 px they must wrap, not end in "…").
+    var isProblemTextCut: Bool {
+        guard gtk_widget_get_visible(problemIcon) != 0 else { return false }
+        let labels: [UnsafeMutablePointer<GtkWidget>] = [titleLabel, artistLabel]
+        return labels.contains { label in pango_layout_is_ellipsized(gtk_label_get_layout(crate_label(label))) != 0 }
     }
 
     /// The laid-out thumbnail (width, height); nil when hidden or not laid out (test events).
@@ -116,6 +127,12 @@ final class HistoryRow {
         gtk_widget_set_visible(thumbnailFrame, problem ? 0 : 1)
         gtk_widget_set_visible(problemIcon, problem ? 1 : 0)
         gtk_widget_set_visible(actions, problem ? 1 : 0)
+        gtk_widget_set_visible(dateLabel, problem ? 0 : 1)
+        for label in [titleLabel, artistLabel] {
+            gtk_label_set_ellipsize(crate_label(label), problem ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END)
+            gtk_label_set_wrap(crate_label(label), problem ? 1 : 0)
+            gtk_label_set_wrap_mode(crate_label(label), PANGO_WRAP_WORD_CHAR)
+        }
         if problem { gtk_widget_add_css_class(widget, "history-problem") } else { gtk_widget_remove_css_class(widget, "history-problem") }
         if !problem {
             onRetry = nil
