@@ -37,8 +37,9 @@ final class WallDialPopover {
                 gtk_label_set_wrap(crate_label(sentence), 1)
                 // One width for measuring and drawing: a wrapping label allowed to be narrower
                 // than it measured wraps into more lines than the popover made room for.
-                gtk_label_set_width_chars(crate_label(sentence), 32)
-                gtk_label_set_max_width_chars(crate_label(sentence), 32)
+                // 24 characters keep the popover inside a 360 px window (at 32 it was wider).
+                gtk_label_set_width_chars(crate_label(sentence), 24)
+                gtk_label_set_max_width_chars(crate_label(sentence), 24)
                 Gtk.append(text, sentence)
                 gtk_check_button_set_child(checkButton(check), text)
                 if let group { gtk_check_button_set_group(checkButton(check), checkButton(group)) } else { group = check }
@@ -61,6 +62,9 @@ final class WallDialPopover {
                     guard let self, let root = gtk_widget_get_root(self.widget) else { return }
                     let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
                     for (position, check) in self.checks { TestEvents.reportPoint("dial-\(position.rawValue)", of: check, x: 10, in: window) }
+                    var minimum: Int32 = 0, natural: Int32 = 0
+                    gtk_widget_measure(popover, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+                    TestEvents.note("dial-popover-width \(natural)")
                 }
                 GObjectScope.of(widget).connect(popover, "closed") { TestEvents.note("dial closed") }
             }

@@ -17,6 +17,7 @@ final class HeaderBar {
     /// Buttons that act on the grid: hidden while a folded window shows an album, which leaves
     /// the narrow header room for the back button.
     let gridButtons: [UnsafeMutablePointer<GtkWidget>]
+    private let sortButton: UnsafeMutablePointer<GtkWidget>
     /// Called when the back button is pressed.
     var onBack: (() -> Void)?
     /// Called when the switcher moves between the title and the bottom bar.
@@ -56,15 +57,19 @@ final class HeaderBar {
         switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(stack))
 
+        let sortItems = AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }
+        let reverseItem = [(L10n.tr("_Reverse Order"), "win.sort-reversed")]
+        // The main menu also sorts: a narrow header hides the sort button to leave the title
+        // room for the album count.
         adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: L10n.tr("Main menu"), items: [
             ("_Preferences", "app.preferences"),
             (L10n.tr("_Keyboard Shortcuts"), "app.shortcuts"),
             ("_Diagnostics", "win.show-diagnostics"),
             (L10n.tr("_About Crate"), "app.about"),
             ("_Quit", "app.quit"),
-        ]))
-        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: L10n.tr("Sort albums"), items:
-            AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }, footer: [(L10n.tr("_Reverse Order"), "win.sort-reversed")])
+        ], submenu: (L10n.tr("_Sort Albums"), sortItems + reverseItem)))
+        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: L10n.tr("Sort albums"), items: sortItems, footer: reverseItem)
+        sortButton = sort
         adw_header_bar_pack_end(bar, sort)
         let search = Gtk.iconButton("system-search-symbolic", label: L10n.tr("Search the crate (Ctrl+F)"), action: "win.search")
         adw_header_bar_pack_end(bar, search)
@@ -87,6 +92,7 @@ final class HeaderBar {
     func update(albumOnly: Bool, gridActions: Bool, count: String?) {
         gtk_widget_set_visible(backButton, albumOnly ? 1 : 0)
         for button in gridButtons { gtk_widget_set_visible(button, albumOnly ? 0 : 1) }
+        if isNarrow { gtk_widget_set_visible(sortButton, 0) }
         if gridButtonsSensitive != gridActions {
             gridButtonsSensitive = gridActions
             for button in gridButtons { gtk_widget_set_sensitive(button, gridActions ? 1 : 0) }
@@ -100,8 +106,15 @@ final class HeaderBar {
         gtk_label_set_text(crate_label(countLabel), text)
     }
 
-    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = []) -> UnsafeMutablePointer<GtkWidget> {
+    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = [],
+                                   submenu: (title: String, items: [(String, String)])? = nil) -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
+        if let submenu {
+            let inner = g_menu_new()!
+            for (title, action) in submenu.items { g_menu_append(inner, title, action) }
+            g_menu_append_submenu(menu, submenu.title, UnsafeMutableRawPointer(inner).assumingMemoryBound(to: GMenuModel.self))
+            g_object_unref(UnsafeMutableRawPointer(inner))
+        }
         for (title, action) in items { g_menu_append(menu, title, action) }
         if !footer.isEmpty {
             // A second section: the menu draws a separator above it.
