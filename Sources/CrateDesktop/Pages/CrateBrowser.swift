@@ -49,6 +49,8 @@ final class CrateBrowser {
         gtk_widget_set_valign(closeButton, GTK_ALIGN_START)
         gtk_overlay_add_overlay(crate_overlay(detailPage), closeButton)
         setDetailVisible(false)
+        // The grid takes the extra width, never the pane (see AlbumDetailPane).
+        gtk_widget_set_hexpand(detailPage, 0)
         adw_leaflet_append(leaflet, detailPage)
 
         let scope = GObjectScope.of(widget)

@@ -185,6 +185,15 @@ enum WindowTestHooks {
         pane.candidates.onListed = { rows, expanded in
             TestEvents.note("candidates \(rows.isEmpty ? "none" : rows.joined(separator: "|")) open=\(expanded)")
         }
+        // The pane's width once laid out after each album: the same for every album (it used to
+        // grow with an open "Not this album?" list and squeeze the grid).
+        detail.state.subscribe(initial: false) { [weak window] state in
+            guard let window, state.album != nil else { return }
+            GObjectScope.of(window.widget).after(seconds: 1) { [weak window] in
+                guard let window, let pane = window.crate.pane, gtk_widget_get_mapped(pane.widget) != 0 else { return }
+                TestEvents.note("pane-width \(gtk_widget_get_width(pane.widget))")
+            }
+        }.store(in: &tokens)
         crate.onReconsider = { id, scan, count in TestEvents.note("reconsider \(id) scan=\(scan) candidates=\(count)") }
         crate.onRemoved = { TestEvents.note("album-removed \($0)") }
         crate.onRestored = { TestEvents.note("album-restored \($0)") }

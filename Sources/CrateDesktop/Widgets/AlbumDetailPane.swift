@@ -97,10 +97,19 @@ final class AlbumDetailPane {
         }
         widget = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(crate_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(crate_scrolled_window(widget), content)
+        // The clamp holds the pane's natural width at 440 px whatever its content asks for (with
+        // an open "Not this album?" list the scrolled window alone let it grow to 800 px).
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(crate_clamp(clamp), 440)
+        adw_clamp_set_tightening_threshold(crate_clamp(clamp), 440)
+        adw_clamp_set_child(crate_clamp(clamp), content)
+        gtk_scrolled_window_set_child(crate_scrolled_window(widget), clamp)
         // At least 340 px (it fits a 360 px window); beside the grid it takes the width its content
         // asks for, at most 440 px, and the grid gets the rest.
         gtk_widget_set_size_request(widget, 340, -1)
+        // Never wider because something inside expands (a candidate row, a long title): the
+        // pane and the grid's columns used to jump from album to album.
+        gtk_widget_set_hexpand(widget, 0)
         gtk_scrolled_window_set_propagate_natural_width(crate_scrolled_window(widget), 1)
         gtk_scrolled_window_set_max_content_width(crate_scrolled_window(widget), 440)
 
