@@ -192,6 +192,7 @@ enum WindowTestHooks {
             GObjectScope.of(window.widget).after(seconds: 1) { [weak window] in
                 guard let window, let pane = window.crate.pane, gtk_widget_get_mapped(pane.widget) != 0 else { return }
                 TestEvents.note("pane-width \(gtk_widget_get_width(pane.widget))")
+                TestEvents.note("review-clipped \(pane.review.clippedTextViews())")
             }
         }.store(in: &tokens)
         crate.onReconsider = { id, scan, count in TestEvents.note("reconsider \(id) scan=\(scan) candidates=\(count)") }

@@ -18,7 +18,7 @@ final class AlbumDetailPane {
     private let playbackNote: UnsafeMutablePointer<GtkWidget>
     private var playbackNoteAlbumID: Int64?
     private let tracks = TrackListView()
-    private let review = ReviewView()
+    let review = ReviewView()
     let candidates = CandidateList()
     /// Heart, ✕ and "Add to Crate".
     let actions = AlbumActionBar()

@@ -62,6 +62,7 @@ final class ReviewView {
             Gtk.setText(footer, L10n.tr("Generated %@ · %@%@", Self.dateFormatter.string(from: review.generatedAt), review.model, review.usedSearch ? L10n.tr(" · with web search") : ""))
             gtk_widget_set_visible(footer, 1)
             showButton("Regenerate", enabled: canGenerate)
+            remeasureTextViews()
         case .loading:
             gtk_widget_set_visible(spinner, 1)
             Gtk.spin(spinner, true)
@@ -82,6 +83,32 @@ final class ReviewView {
             gtk_widget_set_visible(statusDetail, 1)
             showButton("Generate Review", enabled: canGenerate)
         }
+    }
+
+    /// A text view lays its lines out in idle time after it is given its width: measured at once
+    /// it asks for less height than its text takes, and the third line of a summary or the last
+    /// bullet was cut until the pane was scrolled. It is measured again over the next frames.
+    private func remeasureTextViews() {
+        var frames = 0
+        GObjectScope.of(widget).every(milliseconds: 60) { [weak self] in
+            guard let self else { return false }
+            for view in [self.summary, self.bullets, self.keyTracks] { gtk_widget_queue_resize(view) }
+            frames += 1
+            return frames < 8
+        }
+    }
+
+    /// How many of the text views are shorter than their laid-out text (test events).
+    func clippedTextViews() -> Int {
+        [summary, bullets, keyTracks].filter { view in
+            guard gtk_widget_get_visible(view) != 0, gtk_widget_get_mapped(view) != 0 else { return false }
+            let text = crate_text_view(view)
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(gtk_text_view_get_buffer(text), &end)
+            var y: Int32 = 0, height: Int32 = 0
+            gtk_text_view_get_line_yrange(text, &end, &y, &height)
+            return gtk_widget_get_height(view) + 1 < y + height
+        }.count
     }
 
     private func hideAll() {
