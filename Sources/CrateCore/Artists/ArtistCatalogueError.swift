@@ -17,3 +17,14 @@ public enum ArtistCatalogueError: Error, Equatable, Sendable, LocalizedError {
         }
     }
 }
+
+extension ArtistCatalogueError {
+    /// What the artist page says when looking up `artist` failed: MusicBrainz's "no such release"
+    /// is about releases, so a 404 here is said as an artist that is not there.
+    public static func message(for error: Error, artist: String) -> String {
+        if let error = error as? MusicBrainzError, case .notFound = error {
+            return ArtistCatalogueError.noArtistNamed(artist).errorDescription ?? UserMessage.text(for: error)
+        }
+        return UserMessage.text(for: error)
+    }
+}

@@ -54,6 +54,17 @@ public final class ArtistCatalogueService: Sendable {
         return named.count == 1 ? named[0] : nil
     }
 
+    /// The artist an album's release group credits under `name` (one request, no name search):
+    /// the credit with that name, else the only credit. Nil when the credits do not say which.
+    public func creditedArtist(name: String, releaseGroup: MBID) async throws -> ArtistCandidate? {
+        guard let client else { throw ArtistCatalogueError.notCached }
+        let credits = try await client.creditedArtists(ofReleaseGroup: releaseGroup)
+        let key = ArtistResolution.normalise(name)
+        let named = credits.filter { ArtistResolution.normalise($0.name) == key }
+        if named.count == 1 { return named[0] }
+        return credits.count == 1 ? credits[0] : nil
+    }
+
     /// The cached catalogue, without any request.
     public func cached(_ artistID: MBID) throws -> ArtistCatalogue? {
         try database.artistCatalogue(artistID)

@@ -19,6 +19,22 @@ extension MusicBrainzClient {
         }
     }
 
+    /// The artists credited on a release group (`GET /release-group/<id>?inc=artist-credits`), in
+    /// credit order: what an album's artist name means, without searching for the name.
+    public func creditedArtists(ofReleaseGroup group: MBID) async throws -> [ArtistCandidate] {
+        let url = try makeURL(path: "release-group/\(group.rawValue)", query: "inc=artist-credits&fmt=json")
+        let body = try await get(url)
+        do {
+            let response = try JSONDecoder().decode(MBReleaseGroupCredits.self, from: body)
+            return response.artistCredit.compactMap { credit in
+                guard let id = MBID(validating: credit.artist?.id), let name = credit.artist?.name ?? credit.name, !name.isEmpty else { return nil }
+                return ArtistCandidate(id: id, name: name, score: 100)
+            }
+        } catch {
+            throw MusicBrainzError.malformedResponse("release group credits: \(Self.describe(error))")
+        }
+    }
+
     /// One page of `GET /release-group?artist=<id>&type=album|ep&inc=artist-credits`, as sent
     /// (MusicBrainz does not order it by date). `offset` counts release groups.
     public func releaseGroups(artist: MBID, offset: Int, limit: Int = MusicBrainzClient.browsePageSize) async throws -> ArtistReleaseGroupPage {
@@ -143,5 +159,14 @@ struct MBBrowsedReleaseGroup: Decodable {
     /// The artist's own name (not the credited alias) when this release group credits them.
     func creditedName(of artist: MBID) -> String? {
         artistCredit.first { MBID(validating: $0.artist?.id) == artist }.flatMap { $0.artist?.name ?? $0.name }
+    }
+}
+
+/// `GET /release-group/<id>?inc=artist-credits`: only the credits are read.
+struct MBReleaseGroupCredits: Decodable {
+    let artistCredit: [MBArtistCredit]
+
+    init(from decoder: Decoder) throws {
+        artistCredit = (try? decoder.container(keyedBy: AnyKey.self))?.lenientArray(MBArtistCredit.self, AnyKey("artist-credit")) ?? []
     }
 }

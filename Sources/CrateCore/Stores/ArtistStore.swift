@@ -107,7 +107,7 @@ public final class ArtistStore {
             }
         } catch {
             guard current == generation else { return }
-            state.update { $0.phase = .failed(UserMessage.text(for: error)) }
+            state.update { $0.phase = .failed(ArtistCatalogueError.message(for: error, artist: name)) }
         }
     }
 
@@ -122,6 +122,23 @@ public final class ArtistStore {
             state.update { $0.query = name }
             await show(known.id, name: known.name, disambiguation: known.disambiguation, generation: current)
             return
+        }
+        // The album knows its release group: its credits name the artist (no search by name,
+        // which offered namesakes for an artist Crate already knew).
+        if let releaseGroup {
+            let current = begin()
+            var next = ArtistPageState()
+            next.phase = .searching
+            next.query = name
+            state.set(next)
+            // Credits that do not say which artist, or a lookup that failed: the name search
+            // decides (and words its own failure as an artist problem).
+            let credited = try? await Task.detached(priority: .userInitiated) { try await service.creditedArtist(name: name, releaseGroup: releaseGroup) }.value
+            guard current == generation else { return }
+            if let credited {
+                await show(credited.id, name: credited.name, disambiguation: credited.disambiguation, generation: current)
+                return
+            }
         }
         await open(name: name)
     }

@@ -76,4 +76,41 @@ struct ArtistStoreTests {
 
         #expect(store.state.value.phase == .failed(UserMessage.text(for: ArtistCatalogueError.noArtistNamed("Nobody At All"))))
     }
+
+    /// Clicking an album's artist searched MusicBrainz by name although the album's release group
+    /// names its artist: the credits give the artist at once, without a search (no namesakes).
+    @Test func anAlbumsArtistOpensByItsReleaseGroupCreditsNotByName() async throws {
+        let h = try ArtistCatalogueTests.Harness()
+        defer { h.server.stop() }
+        let group = "0b0b0b0b-0000-4000-8000-000000000001"
+        h.server.route("/ws/2/release-group/\(group)", responses: [.json(#"""
+            {"id":"\#(group)","title":"Bleach","artist-credit":[{"name":"Nirvana","joinphrase":"",
+             "artist":{"id":"\#(MusicBrainzArtistFixtures.nirvanaUS)","name":"Nirvana","sort-name":"Nirvana"}}]}
+            """#)])
+        h.server.route("/ws/2/artist", responses: [.json(MusicBrainzArtistFixtures.nirvanaSearch)])
+        let groups = MusicBrainzArtistFixtures.catalogue(count: 12, seed: 5)
+        MusicBrainzArtistFixtures.serveCatalogue(on: h.server, artistID: MusicBrainzArtistFixtures.nirvanaUS, artistName: "Nirvana", groups: groups)
+        let store = ArtistStore(database: h.database, service: h.service)
+
+        await store.open(name: "Nirvana", releaseGroup: try MBID(group))
+
+        #expect(store.state.value.phase == .loaded)
+        #expect(store.state.value.artistID?.rawValue == MusicBrainzArtistFixtures.nirvanaUS)
+        #expect(h.server.requests(path: "/ws/2/artist").isEmpty, "no search by name")
+    }
+
+    /// A failed artist lookup said "MusicBrainz has no such release": it is said as an artist.
+    @Test func aMissingReleaseGroupIsSaidAsAnArtistProblem() async throws {
+        let h = try ArtistCatalogueTests.Harness()
+        defer { h.server.stop() }
+        let group = "0b0b0b0b-0000-4000-8000-000000000002"
+        h.server.route("/ws/2/release-group/\(group)", responses: [.json(MusicBrainzFixtures.notFound, status: 404)])
+        let store = ArtistStore(database: h.database, service: h.service)
+
+        await store.open(name: "Somebody", releaseGroup: try MBID(group))
+
+        guard case .failed(let message) = store.state.value.phase else { Issue.record("not failed: \(store.state.value.phase)"); return }
+        #expect(message == "MusicBrainz knows no artist called \u{201C}Somebody\u{201D}.")
+        #expect(!message.contains("release"))
+    }
 }
