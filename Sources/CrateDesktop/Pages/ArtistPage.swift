@@ -231,13 +231,7 @@ final class ArtistPage {
     private func makeSection(_ section: CatalogueSection, after previous: UnsafeMutablePointer<GtkWidget>?) -> SectionView {
         let heading = Gtk.label("", classes: ["heading"])
         gtk_widget_set_margin_top(heading, 8)
-        let flow = gtk_flow_box_new()!
-        gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
-        gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
-        gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
-        gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
-        gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
-        gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
+        let flow = TilePage.makeFlow()
         gtk_box_insert_child_after(crate_box(sectionsBox), heading, previous)
         gtk_box_insert_child_after(crate_box(sectionsBox), flow, heading)
         let view = SectionView(heading: heading, flow: flow)

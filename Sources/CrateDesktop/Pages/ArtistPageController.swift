@@ -51,14 +51,7 @@ final class ArtistPageController {
         }
         pane.onPlay = { [weak self] id, track in self?.host?.play(albumID: id, track: track) }
         pane.onArtist = { [weak self] name, group in self?.open(name: name, releaseGroup: group) }
-        var shown: String?
-        detail.state.subscribe(initial: true) { [weak self] state in
-            guard let self else { return }
-            let key = state.album.map { "\($0.id.map(String.init) ?? "")|\($0.musicBrainzReleaseGroupID ?? "")" }
-            guard key != shown else { return }
-            shown = key
-            if key != nil { self.browser.showDetail() } else { self.browser.showGrid() }
-        }.store(in: &tokens)
+        browser.follow(detail).store(in: &tokens)
         var started = ContinuousClock.now
         store.state.subscribe(initial: true) { [weak self] state in
             guard let self else { return }

@@ -65,6 +65,18 @@ final class CrateBrowser {
         }
     }
 
+    /// Opens the pane whenever `detail` shows an album (by crate id, or release group for an album
+    /// not in the crate) and closes it when it shows none.
+    func follow(_ detail: AlbumDetailStore) -> ObservationToken {
+        var shown: String?
+        return detail.state.subscribe(initial: true) { [weak self] state in
+            let key = state.album.map { "\($0.id.map(String.init) ?? "")|\($0.musicBrainzReleaseGroupID ?? "")" }
+            guard key != shown else { return }
+            shown = key
+            if key != nil { self?.showDetail() } else { self?.showGrid() }
+        }
+    }
+
     /// Puts the album pane beside the grid (hidden until `showDetail`).
     func setDetail(_ pane: UnsafeMutablePointer<GtkWidget>) {
         gtk_overlay_set_child(crate_overlay(detailPage), pane)

@@ -19,7 +19,10 @@ final class CratePageController {
     /// Called when a loaded crate was put on screen.
     var onShown: ((LibraryState) -> Void)?
     /// Whether the window shows this page now.
-    var isVisible: () -> Bool = { false }
+    var isVisible: () -> Bool {
+        get { live.isVisible }
+        set { live.isVisible = newValue }
+    }
     private weak var host: MainWindow?
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let emptyState = EmptyStateView(
@@ -29,8 +32,8 @@ final class CratePageController {
     )
     private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: L10n.tr("No albums found"), detail: L10n.tr("Try another artist, title, label or genre."))
     /// Filled once the page is shown or the start-up has settled (see `MainWindow.makeLive`).
-    private(set) var isLive = false
-    private var held: LibraryState?
+    private let live = HeldUntilLive<LibraryState>()
+    var isLive: Bool { live.isLive }
     /// The query and sort the grid last showed: a new one starts at the top.
     private var shownQuery: (query: String, sort: AlbumSort, reversed: Bool)?
     private var tokens: [ObservationToken] = []
@@ -59,12 +62,7 @@ final class CratePageController {
             self?.render(state)
         }.store(in: &tokens)
         // An album to show (picked in the grid, or just scanned) opens the pane; none closes it.
-        var shownAlbumID: Int64?
-        detail.state.subscribe(initial: true) { [weak self] state in
-            guard let self, state.album?.id != shownAlbumID else { return }
-            shownAlbumID = state.album?.id
-            if shownAlbumID != nil { self.browser.showDetail() } else { self.browser.showGrid() }
-        }.store(in: &tokens)
+        browser.follow(detail).store(in: &tokens)
         grid.fetchPage = { [weak library] listing, offset, limit in
             library?.page(of: listing, offset: offset, limit: limit) ?? []
         }
@@ -158,12 +156,7 @@ final class CratePageController {
 
     /// Fills the page with what waited for it to be shown.
     func makeLive() {
-        guard !isLive else { return }
-        isLive = true
-        if let held {
-            self.held = nil
-            render(held)
-        }
+        if let held = live.makeLive() { render(held) }
     }
 
     /// Closes the album pane (Esc, its close button, the back button): nothing is selected, and a
@@ -259,21 +252,15 @@ final class CratePageController {
 
     // MARK: - Private
 
-    /// A page not yet live becomes live when it is rendered while visible.
-    private func claimLive() -> Bool {
-        if isLive { return true }
-        guard isVisible() else { return false }
-        isLive = true
-        return true
-    }
-
     private func render(_ state: LibraryState) {
         // (Only a loaded crate decides: the first state, "loading", comes while the window is
         // still being built, before a launch option picks the page.)
         switch state.phase {
         case .failed: break
-        case .loading where !isLive, .loaded where !claimLive():
-            held = state
+        case .loading where !live.isLive:
+            live.hold(state)
+            return
+        case .loaded where !live.admit(state):
             return
         default: break
         }

@@ -9,11 +9,13 @@ final class HistoryPageController {
     let widget: UnsafeMutablePointer<GtkWidget>
     private(set) var store: HistoryStore?
     /// Whether the window shows this page now.
-    var isVisible: () -> Bool = { false }
+    var isVisible: () -> Bool {
+        get { live.isVisible }
+        set { live.isVisible = newValue }
+    }
     private weak var host: MainWindow?
     private let empty = EmptyStateView(icon: "document-open-recent-symbolic", title: L10n.tr("Scan your first album to begin"), detail: L10n.tr("Every scan you make is listed here, newest first."))
-    private(set) var isLive = false
-    private var held: HistoryState?
+    private let live = HeldUntilLive<HistoryState>()
     /// The toast offering to undo the last delete.
     private var undoToast: ToastHandle?
     private var tokens: [ObservationToken] = []
@@ -64,12 +66,7 @@ final class HistoryPageController {
 
     /// Fills the page with what waited for it to be shown.
     func makeLive() {
-        guard !isLive else { return }
-        isLive = true
-        if let held {
-            self.held = nil
-            render(held)
-        }
+        if let held = live.makeLive() { render(held) }
     }
 
     /// Selects and scrolls to a scan; false when it is not in the list.
@@ -139,8 +136,7 @@ final class HistoryPageController {
     }
 
     private func render(_ state: HistoryState) {
-        if case .loaded = state.phase, !claimLive() {
-            held = state
+        if case .loaded = state.phase, !live.admit(state) {
             if let message = state.errorMessage { host?.banner.show(message, isError: true) }
             return
         }
@@ -150,12 +146,5 @@ final class HistoryPageController {
             gtk_stack_set_visible_child_name(crate_stack(widget), isEmpty ? "empty" : "list")
         }
         if let message = state.errorMessage { host?.banner.show(message, isError: true) }
-    }
-
-    private func claimLive() -> Bool {
-        if isLive { return true }
-        guard isVisible() else { return false }
-        isLive = true
-        return true
     }
 }

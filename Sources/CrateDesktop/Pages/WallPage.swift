@@ -6,19 +6,15 @@ import Foundation
 /// tiles in a flow box that asks for more when scrolled to its end.
 @MainActor
 final class WallPage {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let flow: UnsafeMutablePointer<GtkWidget>
-    private let scroller: UnsafeMutablePointer<GtkWidget>
+    private let page = TilePage(cssClass: "wall-page", scrollerLabel: L10n.tr("Albums on the Crate Wall"),
+                                empty: EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Your Crate Wall is on its way"),
+                                                      detail: L10n.tr("Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card.")))
+    var widget: UnsafeMutablePointer<GtkWidget> { page.widget }
+    private var flow: UnsafeMutablePointer<GtkWidget> { page.flow }
+    private var scroller: UnsafeMutablePointer<GtkWidget> { page.scroller }
+    private var tiles: [WallTileView] { page.tiles }
     private let dial = WallDialPopover()
     private let refreshButton: UnsafeMutablePointer<GtkWidget>
-    private let spinner: UnsafeMutablePointer<GtkWidget>
-    private let dialLabel: UnsafeMutablePointer<GtkWidget>
-    private let statusLabel: UnsafeMutablePointer<GtkWidget>
-    private let stack: UnsafeMutablePointer<GtkWidget>
-    private let empty = EmptyStateView(icon: "view-grid-symbolic", title: L10n.tr("Your Crate Wall is on its way"),
-                                       detail: L10n.tr("Crate is gathering albums from your listening, recommendations, charts, new releases and a wild card."))
-    /// One view per place, in flow-box order; a new list changes only the places that differ.
-    private var tiles: [WallTileView] = []
     /// The tiles' data, in flow-box order.
     private var shownTiles: [WallTile] = []
     /// A tile was clicked (or activated with the keyboard): its album pane opens.
@@ -36,48 +32,14 @@ final class WallPage {
     private weak var store: WallStore?
 
     init() {
-        widget = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["wall-page"])
-        let bar = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(bar, 12) }
-        gtk_widget_set_margin_top(bar, 8)
-        gtk_widget_set_margin_bottom(bar, 4)
-        dialLabel = Gtk.label("", classes: ["heading"])
-        gtk_label_set_ellipsize(crate_label(dialLabel), PANGO_ELLIPSIZE_END)
-        gtk_widget_set_hexpand(dialLabel, 1)
-        spinner = gtk_spinner_new()!
         refreshButton = Gtk.iconButton("view-refresh-symbolic", label: L10n.tr("Build a new wall"))
         Gtk.setTooltip(refreshButton, L10n.tr("New wall"))
-        Gtk.append(bar, dialLabel)
-        Gtk.append(bar, spinner)
-        Gtk.append(bar, refreshButton)
-        Gtk.append(bar, dial.widget)
-        statusLabel = Gtk.label("", classes: ["dim-label", "caption"])
-        gtk_label_set_wrap(crate_label(statusLabel), 1)
-        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(statusLabel, 12) }
-        gtk_widget_set_visible(statusLabel, 0)
-
-        flow = gtk_flow_box_new()!
-        gtk_flow_box_set_selection_mode(OpaquePointer(flow), GTK_SELECTION_NONE)
-        gtk_flow_box_set_homogeneous(OpaquePointer(flow), 1)
-        gtk_flow_box_set_min_children_per_line(OpaquePointer(flow), 2)
-        gtk_flow_box_set_max_children_per_line(OpaquePointer(flow), 12)
-        gtk_flow_box_set_column_spacing(OpaquePointer(flow), 8)
-        gtk_flow_box_set_row_spacing(OpaquePointer(flow), 12)
-        gtk_widget_set_valign(flow, GTK_ALIGN_START)
-        for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_bottom] { margin(flow, 12) }
-        scroller = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_child(crate_scrolled_window(scroller), flow)
-        Gtk.setAccessibleLabel(scroller, L10n.tr("Albums on the Crate Wall"))
-        gtk_scrolled_window_set_policy(crate_scrolled_window(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(scroller, 1)
-
-        stack = gtk_stack_new()!
-        gtk_stack_add_named(crate_stack(stack), scroller, "tiles")
-        gtk_stack_add_named(crate_stack(stack), empty.widget, "empty")
-        gtk_widget_set_vexpand(stack, 1)
-        Gtk.append(widget, bar)
-        Gtk.append(widget, statusLabel)
-        Gtk.append(widget, stack)
+        Gtk.append(page.bar, refreshButton)
+        Gtk.append(page.bar, dial.widget)
+        page.onActivate = { [weak self] index in
+            guard let self, self.shownTiles.indices.contains(index) else { return }
+            self.onOpen?(self.shownTiles[index])
+        }
     }
 
     /// Binds the page to the wall's store.
@@ -92,12 +54,6 @@ final class WallPage {
             // GTK_POS_BOTTOM: infinite scroll.
             guard let store, UInt32(UInt(bitPattern: position)) == GTK_POS_BOTTOM.rawValue else { return }
             Task { await store.more() }
-        }
-        scope.connect(flow, "child-activated") { [weak self] (child: UnsafeMutableRawPointer?) in
-            guard let self, let child else { return }
-            let index = Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self)))
-            guard self.shownTiles.indices.contains(index) else { return }
-            self.onOpen?(self.shownTiles[index])
         }
         dial.onChoose = { [weak store] position in
             guard let store else { return }
@@ -142,36 +98,18 @@ final class WallPage {
         }
         defer { if held { onHeld?() } }
         let entry = state.dialEntries.first { $0.position == state.dial }
-        Gtk.setText(dialLabel, entry.map { L10n.tr("%@ — %@", $0.displayTitle, $0.displaySentence) } ?? L10n.tr("Crate Wall"))
+        Gtk.setText(page.titleLabel, entry.map { L10n.tr("%@ — %@", $0.displayTitle, $0.displaySentence) } ?? L10n.tr("Crate Wall"))
         dial.show(entries: state.dialEntries, current: state.dial)
         let busy = state.phase == .refreshing || state.phase == .loading || state.isLoadingMore
-        if busy { Gtk.spin(spinner, true) } else { Gtk.spin(spinner, false) }
+        Gtk.spin(page.spinner, busy)
         gtk_widget_set_sensitive(refreshButton, state.phase == .refreshing ? 0 : 1)
 
-        var notes: [String] = []
-        if let message = state.message { notes.append(message) }
-        if !state.unavailable.isEmpty {
-            // Signals that failed for the same reason are named together (one service down).
-            var reasons: [String] = []
-            var signals: [String: [String]] = [:]
-            for missing in state.unavailable {
-                if signals[missing.reason] == nil { reasons.append(missing.reason) }
-                signals[missing.reason, default: []].append(missing.signal.title)
-            }
-            notes.append(L10n.tr("Without %@", reasons.map { "\(Self.joined(signals[$0] ?? [])) (\($0))" }.joined(separator: "; ")))
-        }
-        Gtk.setText(statusLabel, notes.joined(separator: " "))
-        gtk_widget_set_visible(statusLabel, notes.isEmpty ? 0 : 1)
+        let without = TilePage.withoutNote(state.unavailable.map { ($0.signal.title, $0.reason) })
+        page.setNotes([state.message, without].compactMap { $0 })
 
         let started = ContinuousClock.now
         let plan = TilePlan.between(shownTiles, state.tiles, key: \.item.releaseGroupID)
-        if !plan.isUnchanged {
-            tiles = TileFlow.apply(plan, to: tiles, in: flow, widget: \.widget, make: { self.makeTile(state.tiles[$0]) },
-                                   show: { view, index in view.show(state.tiles[index]) })
-            if plan.counts.kept + plan.counts.updated == 0, !shownTiles.isEmpty {
-                // A whole new wall (a refresh, the dial) starts at the top.
-                gtk_adjustment_set_value(gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)), 0)
-            }
+        if page.apply(plan, make: { self.makeTile(state.tiles[$0]) }, show: { view, index in view.show(state.tiles[index]) }) {
             shownTiles = state.tiles
             if !state.tiles.isEmpty {
                 StartupTiming.mark("wall shown (\(state.tiles.count) tiles)")
@@ -186,9 +124,9 @@ final class WallPage {
         }
         for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
         if state.tiles.isEmpty, state.phase == .loaded, state.message != nil {
-            empty.update(title: L10n.tr("No wall yet"), detail: state.message ?? "")
+            page.empty.update(title: L10n.tr("No wall yet"), detail: state.message ?? "")
         }
-        gtk_stack_set_visible_child_name(crate_stack(stack), state.tiles.isEmpty ? "empty" : "tiles")
+        page.showEmpty(state.tiles.isEmpty)
         if TestEvents.isEnabled { reportForTests(state) }
     }
 
@@ -223,10 +161,7 @@ final class WallPage {
     }
 
     /// "A", "A and B", "A, B and C".
-    static func joined(_ names: [String]) -> String {
-        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
-        return L10n.tr("%@ and %@", names.dropLast().joined(separator: ", "), last)
-    }
+    static func joined(_ names: [String]) -> String { TilePage.joined(names) }
 
     private func makeTile(_ tile: WallTile) -> WallTileView {
         let view = WallTileView(tile: tile)

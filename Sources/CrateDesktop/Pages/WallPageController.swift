@@ -47,14 +47,7 @@ final class WallPageController {
         }
         pane.onPlay = { [weak self] id, track in self?.host?.play(albumID: id, track: track) }
         pane.onArtist = { [weak self] name, group in self?.host?.openArtist(name: name, releaseGroup: group) }
-        var shown: String?
-        detail.state.subscribe(initial: true) { [weak self] state in
-            guard let self else { return }
-            let key = state.album.map { "\($0.id.map(String.init) ?? "")|\($0.musicBrainzReleaseGroupID ?? "")" }
-            guard key != shown else { return }
-            shown = key
-            if key != nil { self.browser.showDetail() } else { self.browser.showGrid() }
-        }.store(in: &tokens)
+        browser.follow(detail).store(in: &tokens)
     }
 
     /// Binds the genre bar and its feed (see GenreFeedController).
