@@ -1,6 +1,9 @@
 import CGtk
 import CrateCore
 
+// Longer than most files here: the lazy list model, the page cache and the cells' binding are
+// one mechanism (a 100 000-album grid that reads 60 albums at a time); split, each half would
+// need the other's internals.
 /// The crate as a virtualised GtkGridView over a database-backed list model.
 ///
 /// The model (`crate_lazy_model`, shim.h) only knows how many albums the listing has; GTK asks it

@@ -1,6 +1,8 @@
 import CGtk
 import CrateCore
 
+// A little over 300 lines: the crate page's grid, pane, candidates, removal with Undo and its
+// context menus are one page's wiring.
 /// The Crate page: the album grid (or its empty, no-results and loading pages) beside the album
 /// pane. Owns those widgets and the library and detail stores' subscriptions; what it needs of
 /// the rest of the window (toasts, other pages, playback) goes through `host`.

@@ -2,6 +2,8 @@ import CGtk
 import CrateCore
 import Foundation
 
+// Longer than most files here: the shell's layout, its start-up hold-back and the routing
+// between pages; its actions, Escape and header state are in MainWindow+Actions.
 /// The main window: a shell that hosts the pages (Wall, Crate, History, CDs, and the artist page
 /// over them) under the header bar, with the notices, the scan progress, the drop overlay and the
 /// toasts over them. Pages never reach into one another: what crosses pages (play, open an

@@ -2,6 +2,9 @@ import CGtk
 import CrateCore
 import Foundation
 
+// Longer than most files here: every row of the Identification, MusicBrainz, ListenBrainz,
+// Discogs and usage groups is built and rendered from one PreferencesStore. It splits with that
+// store (one small store per page, planned with the core step).
 /// Preferences (Ctrl+,) as an `AdwPreferencesWindow` with instant apply: every change is saved
 /// as it is made (text fields when their apply button or Enter is pressed); Esc closes. The
 /// provider comes first, with where to get a key and a connection test; model, endpoint and web
