@@ -51,6 +51,7 @@ final class CrateApplication {
 
     private func startup() {
         StartupTiming.mark("GTK started")
+        WindowTestHooks.observeWidgetsIfEnabled()
         Stylesheet.install()
         Actions.add(to: app, "quit") { [unowned self] in self.quit(status: 0) }
         Actions.add(to: app, "about") { [unowned self] in AboutDialog.present(over: self.window?.widget) }

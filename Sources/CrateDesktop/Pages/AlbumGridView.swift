@@ -176,7 +176,7 @@ final class AlbumGridView {
         if target < 0 { target = current % columns }
         crate_list_scroll_to_item(gridView, UInt32(target))
         crate_list_select_item(gridView, UInt32(target))
-        if TestEvents.isEnabled { TestEvents.note("grid-page \(target) rows=\(rows) columns=\(columns)") }
+        if WidgetEvents.isObserved { WidgetEvents.say("grid-page \(target) rows=\(rows) columns=\(columns)") }
         // Focus follows once the target's cell is laid out (the next frame).
         let id = summary(at: target)?.id
         Task { @MainActor [weak self] in
@@ -272,7 +272,7 @@ final class AlbumGridView {
         defer { isUpdating = false }
         crate_lazy_model_splice(crate_list_model(UnsafeMutableRawPointer(model)), UInt32(from), 0, UInt32(listing.count - from))
         StartupTiming.mark("grid filled (\(listing.count) albums)")
-        TestEvents.note("grid-filled \(from)+\(listing.count - from)")
+        WidgetEvents.say("grid-filled \(from)+\(listing.count - from)")
     }
 
     /// Shows a listing (its first page already read), keeping the selection when the album is

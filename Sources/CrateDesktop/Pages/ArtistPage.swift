@@ -161,9 +161,9 @@ final class ArtistPage {
 
     /// The first tile and the first candidate, for the UI tests.
     func reportPoints(in window: UnsafeMutablePointer<GtkWidget>) {
-        TestEvents.reportPoint("artist-back", of: backButton, in: window)
-        if let first = sectionTiles.first?.tiles.first { TestEvents.reportPoint("artist-tile", of: first.widget, y: 40, in: window) }
-        if let row = candidateRows.first { TestEvents.reportPoint("artist-candidate", of: row, in: window) }
+        WidgetEvents.place("artist-back", of: backButton, in: window)
+        if let first = sectionTiles.first?.tiles.first { WidgetEvents.place("artist-tile", of: first.widget, y: 40, in: window) }
+        if let row = candidateRows.first { WidgetEvents.place("artist-candidate", of: row, in: window) }
     }
 
     /// The sections' order, for the UI tests: "albums:3,eps:1,other:2".

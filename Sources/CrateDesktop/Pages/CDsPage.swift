@@ -113,7 +113,7 @@ final class CDsPage {
             gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
         case .failed(let message):
             empty.update(title: L10n.tr("The wallet could not be read"), detail: message)
-            TestEvents.note("cds failed \(message)")
+            WidgetEvents.say("cds failed \(message)")
             gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
         case .loaded:
             guard let wallet = state.wallet else { return }
@@ -121,7 +121,7 @@ final class CDsPage {
                 empty.update(title: L10n.tr("No CDs playlist"), detail: L10n.tr("%@ Every album a CDs playlist names becomes a disc in your wallet.", wallet.choice))
                 gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
                 shown = wallet
-                TestEvents.note("cds shown discs=0 unresolved=0 playlist=none")
+                WidgetEvents.say("cds shown discs=0 unresolved=0 playlist=none")
                 return
             }
             gtk_stack_set_visible_child_name(crate_stack(stack), "wallet")
@@ -150,7 +150,7 @@ final class CDsPage {
         }
         gtk_widget_set_visible(missingHeading, unresolved.isEmpty ? 0 : 1)
         gtk_widget_set_visible(missingList, unresolved.isEmpty ? 0 : 1)
-        TestEvents.note("cds shown discs=\(discs) unresolved=\(unresolved.count) playlist=\((playlistName as NSString).lastPathComponent)")
+        WidgetEvents.say("cds shown discs=\(discs) unresolved=\(unresolved.count) playlist=\((playlistName as NSString).lastPathComponent)")
         applyNowPlaying()
     }
 
@@ -183,7 +183,7 @@ final class CDsPage {
                 Gtk.setTooltip(parts.icon, nil)
             }
         }
-        TestEvents.note("cds-now-playing \(marked.map(String.init) ?? "none") \(nowPlaying?.playing == true ? "playing" : "paused")")
+        WidgetEvents.say("cds-now-playing \(marked.map(String.init) ?? "none") \(nowPlaying?.playing == true ? "playing" : "paused")")
     }
 
     private func discRow(_ disc: WalletDisc) -> UnsafeMutablePointer<GtkWidget> {

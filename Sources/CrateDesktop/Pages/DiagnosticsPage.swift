@@ -108,7 +108,7 @@ final class DiagnosticsPage {
                 line(L10n.tr("%@. %@", entry.line, entry.text), detail: entry.problem.map { L10n.tr("unresolved: %@", $0) } ?? L10n.tr("resolved"))
             }
         }
-        TestEvents.note("diagnostics shown folders=\(diagnostics.folders.count) files=\(counts.files) formats=\(diagnostics.formats.filter(\.isAvailable).count)/\(diagnostics.formats.count) playlist=\(wallet.playlist == nil ? "none" : "found")")
+        WidgetEvents.say("diagnostics shown folders=\(diagnostics.folders.count) files=\(counts.files) formats=\(diagnostics.formats.filter(\.isAvailable).count)/\(diagnostics.formats.count) playlist=\(wallet.playlist == nil ? "none" : "found")")
     }
 
     private func section(_ title: String) {

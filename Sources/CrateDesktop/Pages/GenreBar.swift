@@ -115,10 +115,10 @@ final class GenreBar {
 
     /// Where the pills are, for the UI tests (`genre-pill-<id>`, `genre-sub-<id>`, `genre-dismiss`).
     func reportPoints(in window: UnsafeMutablePointer<GtkWidget>) {
-        TestEvents.reportPoint("genre-wall", of: wallPill, in: window)
-        for pill in genrePills { TestEvents.reportPoint("genre-pill-\(pill.id)", of: pill.button, in: window) }
-        for pill in subPills { TestEvents.reportPoint("genre-sub-\(pill.id)", of: pill.button, in: window) }
-        if shownGenre != nil { TestEvents.reportPoint("genre-dismiss", of: dismissButton, in: window) }
+        WidgetEvents.place("genre-wall", of: wallPill, in: window)
+        for pill in genrePills { WidgetEvents.place("genre-pill-\(pill.id)", of: pill.button, in: window) }
+        for pill in subPills { WidgetEvents.place("genre-sub-\(pill.id)", of: pill.button, in: window) }
+        if shownGenre != nil { WidgetEvents.place("genre-dismiss", of: dismissButton, in: window) }
     }
 
     var height: Int32 { gtk_widget_get_height(widget) }

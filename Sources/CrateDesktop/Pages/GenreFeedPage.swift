@@ -55,7 +55,7 @@ final class GenreFeedPage {
             let counts = plan.counts
             if counts.rebound + counts.inserted + counts.removed > 0 {
                 TileFlow.reportTiming("genre feed", plan: plan, started: started, widget: page.flow)
-                if TestEvents.isEnabled { TestEvents.note("genre-update \(plan.summary)") }
+                if WidgetEvents.isObserved { WidgetEvents.say("genre-update \(plan.summary)") }
             }
         }
         for tile in tiles { tile.show(rating: ratings[tile.releaseGroupID]) }
@@ -72,8 +72,8 @@ final class GenreFeedPage {
     /// Where the first tile is, for the UI tests.
     func reportPoints(in window: UnsafeMutablePointer<GtkWidget>) {
         if let first = tiles.first {
-            TestEvents.reportPoint("genre-tile", of: first.widget, y: 40, in: window)
-            TestEvents.note("genre-first \(first.releaseGroupID.rawValue)")
+            WidgetEvents.place("genre-tile", of: first.widget, y: 40, in: window)
+            WidgetEvents.say("genre-first \(first.releaseGroupID.rawValue)")
         }
     }
 

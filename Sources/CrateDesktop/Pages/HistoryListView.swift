@@ -68,7 +68,7 @@ final class HistoryListView {
                 if DayHeading.startsDay(entry.scan.scannedAt, after: previous?.scan.scannedAt) {
                     let heading = DayHeading.title(for: entry.scan.scannedAt)
                     row.setDayHeading(heading)
-                    TestEvents.note("history-day \(heading)")
+                    WidgetEvents.say("history-day \(heading)")
                 } else {
                     row.setDayHeading(nil)
                 }

@@ -119,7 +119,7 @@ final class WallPage {
             let counts = plan.counts
             if counts.rebound + counts.inserted + counts.removed > 0 {
                 TileFlow.reportTiming("wall", plan: plan, started: started, widget: flow)
-                if TestEvents.isEnabled { TestEvents.note("wall-update \(plan.summary)") }
+                if WidgetEvents.isObserved { WidgetEvents.say("wall-update \(plan.summary)") }
             }
         }
         for tile in tiles { tile.show(rating: state.ratings[tile.releaseGroupID]) }
@@ -127,7 +127,7 @@ final class WallPage {
             page.empty.update(title: L10n.tr("No wall yet"), detail: state.message ?? "")
         }
         page.showEmpty(state.tiles.isEmpty)
-        if TestEvents.isEnabled { reportForTests(state) }
+        if WidgetEvents.isObserved { reportForTests(state) }
     }
 
     /// `wall dial=… phase=… tiles=N unavailable=…` and where the dial and the first tile are.
@@ -139,25 +139,25 @@ final class WallPage {
         case .refreshing: phase = "refreshing"
         }
         let missing = state.unavailable.map(\.signal.rawValue).joined(separator: ",")
-        TestEvents.note("wall dial=\(state.dial.rawValue) phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
+        WidgetEvents.say("wall dial=\(state.dial.rawValue) phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
         if !state.tiles.isEmpty {
-            TestEvents.note("wall-first \(state.tiles[0].item.releaseGroupID.rawValue)")
-            TestEvents.note("wall-ids " + state.tiles.prefix(4).map(\.item.releaseGroupID.rawValue).joined(separator: " "))
+            WidgetEvents.say("wall-first \(state.tiles[0].item.releaseGroupID.rawValue)")
+            WidgetEvents.say("wall-ids " + state.tiles.prefix(4).map(\.item.releaseGroupID.rawValue).joined(separator: " "))
         }
         reportPointsForTests()
     }
 
     /// Where the dial, the refresh button and the first tile are (again after the layout changed).
     func reportPointsForTests() {
-        guard TestEvents.isEnabled, let root = gtk_widget_get_root(widget) else { return }
+        guard WidgetEvents.isObserved, let root = gtk_widget_get_root(widget) else { return }
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
-        TestEvents.reportPoint("wall-dial", of: dial.widget, in: window)
-        TestEvents.reportPoint("wall-refresh", of: refreshButton, in: window)
+        WidgetEvents.place("wall-dial", of: dial.widget, in: window)
+        WidgetEvents.place("wall-refresh", of: refreshButton, in: window)
         if let first = tiles.first {
-            TestEvents.reportPoint("wall-tile", of: first.widget, y: 40, in: window)
-            TestEvents.reportPoint("wall-tile-dislike", of: first.dislikeButton, in: window)
+            WidgetEvents.place("wall-tile", of: first.widget, y: 40, in: window)
+            WidgetEvents.place("wall-tile-dislike", of: first.dislikeButton, in: window)
         }
-        for (place, tile) in tiles.prefix(4).enumerated() { TestEvents.reportPoint("wall-tile-\(place)", of: tile.widget, y: 40, in: window) }
+        for (place, tile) in tiles.prefix(4).enumerated() { WidgetEvents.place("wall-tile-\(place)", of: tile.widget, y: 40, in: window) }
     }
 
     /// "A", "A and B", "A, B and C".

@@ -8,6 +8,17 @@ import Foundation
 /// set, after they were set, so each user action still does exactly what it did.
 @MainActor
 enum WindowTestHooks {
+    /// Turns what widgets say (WidgetEvents) into event lines, from the start of the app.
+    static func observeWidgetsIfEnabled() {
+        guard TestEvents.isEnabled else { return }
+        WidgetEvents.observer = { event in
+            switch event {
+            case .line(let line): TestEvents.emit(line)
+            case .point(let name, let widget, let x, let y, let window): TestEvents.reportPoint(name, of: widget, x: x, y: y, in: window)
+            }
+        }
+    }
+
     /// Installs every hook once the window's stores are attached (no-op without the variable).
     static func installIfEnabled(on window: MainWindow, app: CrateApplication) {
         guard TestEvents.isEnabled else { return }

@@ -42,15 +42,15 @@ final class DiscogsLinkButton {
         Gtk.setTooltip(widget, L10n.tr("%@ (%@)", page.absoluteString, match))
         Gtk.setAccessibleLabel(widget, L10n.tr("View on Discogs, %@", match))
         gtk_widget_set_visible(widget, 1)
-        if TestEvents.isEnabled, let root = gtk_widget_get_root(widget) {
-            TestEvents.emit("discogs-link \(match) \(page.absoluteString)")
-            TestEvents.reportPoint("discogs-button", of: widget, in: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
+        if WidgetEvents.isObserved, let root = gtk_widget_get_root(widget) {
+            WidgetEvents.say("discogs-link \(match) \(page.absoluteString)")
+            WidgetEvents.place("discogs-button", of: widget, in: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
         }
     }
 
     private func open() {
         guard let page else { return }
-        if TestEvents.isEnabled { TestEvents.emit("discogs-open \(page.absoluteString)") }
+        if WidgetEvents.isObserved { WidgetEvents.say("discogs-open \(page.absoluteString)") }
         let window = gtk_widget_get_root(widget).flatMap { crate_window(UnsafeMutableRawPointer($0)) }
         gtk_show_uri(window, page.absoluteString, 0)  // GDK_CURRENT_TIME
     }

@@ -86,7 +86,7 @@ final class PlaybackBar {
         gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
         let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
         Gtk.setText(timeLabel, time)
-        if TestEvents.isEnabled, time != shownTime { TestEvents.note("bar-time \(time) fraction=\(String(format: "%.3f", fraction))") }
+        if WidgetEvents.isObserved, time != shownTime { WidgetEvents.say("bar-time \(time) fraction=\(String(format: "%.3f", fraction))") }
         shownTime = time
         let playing = state.status == .playing
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")

@@ -79,10 +79,10 @@ final class TrackListView {
         }
         gtk_widget_set_visible(list, tracks.isEmpty ? 0 : 1)
         gtk_widget_set_visible(emptyLabel, tracks.isEmpty ? 1 : 0)
-        if TestEvents.isEnabled, let root = gtk_widget_get_root(widget) {
+        if WidgetEvents.isObserved, let root = gtk_widget_get_root(widget) {
             // Where each row's play button is (xdotool plays a track by clicking it).
             let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
-            for (index, row) in rowWidgets.enumerated() { TestEvents.reportPoint("track-play-\(index)", of: row, x: 20, in: window) }
+            for (index, row) in rowWidgets.enumerated() { WidgetEvents.place("track-play-\(index)", of: row, x: 20, in: window) }
         }
         onMarked?(playingIndex, tracks.filter { $0.id.map(keyTracks.contains) ?? false }.count)
     }

@@ -56,17 +56,17 @@ final class WallDialPopover {
             let popover = gtk_popover_new()!
             gtk_popover_set_child(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self), list)
             gtk_menu_button_set_popover(crate_menu_button(widget), popover)
-            if TestEvents.isEnabled {
+            if WidgetEvents.isObserved {
                 // Where each position's radio is once the list is open (xdotool turns the dial).
                 GObjectScope.of(widget).connect(popover, "show") { [weak self] in
                     guard let self, let root = gtk_widget_get_root(self.widget) else { return }
                     let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
-                    for (position, check) in self.checks { TestEvents.reportPoint("dial-\(position.rawValue)", of: check, x: 10, in: window) }
+                    for (position, check) in self.checks { WidgetEvents.place("dial-\(position.rawValue)", of: check, x: 10, in: window) }
                     var minimum: Int32 = 0, natural: Int32 = 0
                     gtk_widget_measure(popover, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
-                    TestEvents.note("dial-popover-width \(natural)")
+                    WidgetEvents.say("dial-popover-width \(natural)")
                 }
-                GObjectScope.of(widget).connect(popover, "closed") { TestEvents.note("dial closed") }
+                GObjectScope.of(widget).connect(popover, "closed") { WidgetEvents.say("dial closed") }
             }
         }
         updating = true

@@ -71,6 +71,6 @@ enum ContextMenu {
             }
         }
         gtk_popover_popup(crate_popover(popover))
-        if TestEvents.isEnabled { TestEvents.note("context-menu \(name) " + sections.flatMap { $0 }.map { $0.label.replacingOccurrences(of: "_", with: "") }.joined(separator: "|")) }
+        if WidgetEvents.isObserved { WidgetEvents.say("context-menu \(name) " + sections.flatMap { $0 }.map { $0.label.replacingOccurrences(of: "_", with: "") }.joined(separator: "|")) }
     }
 }

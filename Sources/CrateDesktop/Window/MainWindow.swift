@@ -47,9 +47,7 @@ final class MainWindow {
     var removalToast: ToastHandle?
     /// What the window tells observers (the test hooks) that no store's state shows: a scan
     /// revealed in History, a web page opened, text copied.
-    var onShowInHistory: ((Int64) -> Void)?
-    var onOpenURI: ((String) -> Void)?
-    var onCopy: ((String) -> Void)?
+    var onShowInHistory: ((Int64) -> Void)?, onOpenURI: ((String) -> Void)?, onCopy: ((String) -> Void)?
     /// The wall has shown its tiles (start-up settles on its page once they are drawn).
     private var wallTilesShown = false
 

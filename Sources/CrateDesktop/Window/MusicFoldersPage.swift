@@ -77,7 +77,7 @@ final class MusicFoldersPage {
                 gtk_widget_add_css_class(remove, "flat")
                 gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
                 GObjectScope.of(remove).connect(remove, "clicked") { [weak self] in
-                    TestEvents.note("music-folder removed")
+                    WidgetEvents.say("music-folder removed")
                     self?.store.removeMusicFolder(folder)
                 }
                 adw_action_row_add_suffix(crate_action_row(row), remove)
@@ -85,7 +85,7 @@ final class MusicFoldersPage {
             adw_preferences_group_add(crate_preferences_group(group), row)
             folderRows.append(row)
         }
-        TestEvents.note("music-folders \(state.musicFolders.count) default=\(state.musicFoldersAreDefault)")
+        WidgetEvents.say("music-folders \(state.musicFolders.count) default=\(state.musicFoldersAreDefault)")
     }
 
     private func render(index: MusicIndexState) {
@@ -106,7 +106,7 @@ final class MusicFoldersPage {
             guard let raw = g_file_get_path(file) else { return }
             let path = String(cString: raw)
             g_free(raw)
-            TestEvents.note("music-folder chosen")
+            WidgetEvents.say("music-folder chosen")
             self?.store.addMusicFolder(path)
         }
         gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))

@@ -77,7 +77,7 @@ enum ShortcutsWindow {
         if let parent { gtk_window_set_transient_for(crate_window(window), crate_window(parent)) }
         gtk_window_present(crate_window(window))
         g_object_unref(UnsafeMutableRawPointer(builder))
-        TestEvents.note("shortcuts " + groups.map { "\($0.title):" + $0.rows.map { accelerator(for: $0.key) }.joined(separator: ",") }.joined(separator: " | "))
+        WidgetEvents.say("shortcuts " + groups.map { "\($0.title):" + $0.rows.map { accelerator(for: $0.key) }.joined(separator: ",") }.joined(separator: " | "))
     }
 
     private static func escape(_ text: String) -> String {

@@ -18,6 +18,21 @@ import Testing
         #expect(offenders.isEmpty, Comment(rawValue: "use Gtk.spin: " + offenders.joined(separator: ", ")))
     }
 
+    /// Test events were printed from 122 places in app code: the pages and widgets only say what
+    /// happens (callbacks, WidgetEvents) and Testing/ turns it into event lines.
+    @Test func testEventsArePrintedFromTestingOnly() throws {
+        let offenders = try Self.lines(calling: ["TestEvents."]).filter { !$0.hasPrefix("Sources/CrateDesktop/Testing/") }
+        #expect(offenders.isEmpty, Comment(rawValue: "TestEvents outside Testing/: " + offenders.joined(separator: ", ")))
+    }
+
+    /// The window is a shell over its pages: it and its extensions stay under 500 lines.
+    @Test func theMainWindowStaysAShell() throws {
+        let files = try L10nTests.swiftFiles(under: "Sources/CrateDesktop/Window").filter { $0.lastPathComponent.hasPrefix("MainWindow") }
+        let lines = try files.map { try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "\n").count }.reduce(0, +)
+        #expect(!files.isEmpty)
+        #expect(lines < 500, "MainWindow and its extensions: \(lines) lines")
+    }
+
     /// Lines of the window's Swift sources (comments aside) that call any of `calls`.
     static func lines(calling calls: [String]) throws -> [String] {
         var found: [String] = []
