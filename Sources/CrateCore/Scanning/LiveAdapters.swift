@@ -19,6 +19,8 @@ extension VisionIdentifier: CoverIdentifying {
             return nil
         } catch IdentificationError.provider(let error) where error.needsSettings {
             throw ProviderKeyProblem(keyProblemMessage: error.message)
+        } catch IdentificationError.provider(let error) where ScanFailure.isCancellation(error) {
+            throw ScanFailure.cancelled
         } catch IdentificationError.provider(let error) where ScanFailure.isUnreachable(error) {
             // No network: plain words, and the photo waits in the queue for the connection.
             throw ScanFailure.offline(service: providerKind.displayName)

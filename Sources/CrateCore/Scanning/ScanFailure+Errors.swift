@@ -5,9 +5,12 @@ extension ScanFailure {
     /// network that cannot be reached as `.offline` (never the transport's own words, such as
     /// "Could not resolve host"), anything else through `UserMessage`.
     public init(_ error: Error, cancelled: Bool = false) {
-        if let failure = error as? ScanFailure {
+        // A scan the user stopped is cancelled, whatever the layer it stopped in made of it.
+        if cancelled {
+            self = .cancelled
+        } else if let failure = error as? ScanFailure {
             self = failure
-        } else if error is CancellationError || cancelled || Self.isCancellation(error) {
+        } else if error is CancellationError || Self.isCancellation(error) {
             self = .cancelled
         } else if let service = Self.unreachableService(error) {
             self = .offline(service: service)

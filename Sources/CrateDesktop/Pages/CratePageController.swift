@@ -141,6 +141,9 @@ final class CratePageController {
         grid.cachedPosition(of: id).map { grid.albumIDs(from: $0, limit: 500) } ?? []
     }
 
+    /// The empty crate's "Open Photos…" button.
+    var emptyActionButton: UnsafeMutablePointer<GtkWidget>? { emptyState.actionButton }
+
     /// Searches the crate (the window's search entry).
     func search(_ query: String) {
         guard let library else { return }

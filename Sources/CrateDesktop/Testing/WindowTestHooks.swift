@@ -69,6 +69,30 @@ enum WindowTestHooks {
         window.onOpenURI = { TestEvents.emit("open-uri \($0)") }
         window.onCopy = { TestEvents.note("copied \($0)") }
         window.scanning?.onBudgetNotice = { TestEvents.note("budget-notice \($0)") }
+        // The scan's phase and the card's message, as they change.
+        var lastScan = ""
+        window.scanning?.store.state.subscribe(initial: false) { state in
+            let phase: String
+            switch state.phase {
+            case .idle: phase = "idle"
+            case .identifying: phase = "identifying"
+            case .identified: phase = "identified"
+            case .loadingReview: phase = "review"
+            case .complete: phase = "complete"
+            case .failed(_, let failure): phase = failure == .cancelled ? "cancelled" : "failed"
+            }
+            let line = "scan-phase \(phase) message=\(state.message)"
+            guard line != lastScan else { return }
+            lastScan = line
+            TestEvents.note(line)
+        }.store(in: &tokens)
+        // Where the empty crate's Open Photos… button is, once the crate shows empty.
+        if let button = window.crate.emptyActionButton {
+            GObjectScope.of(button).connect(button, "map") { [weak window] in
+                guard let window else { return }
+                TestEvents.reportPoint("empty-open-photos", of: button, in: window.widget)
+            }
+        }
         window.musicFolders?.onEvent = { TestEvents.note($0) }
         window.onWelcome = { [weak window] view in
             guard let window else { return }

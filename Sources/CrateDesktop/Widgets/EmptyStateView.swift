@@ -6,6 +6,8 @@ final class EmptyStateView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let titleLabel: UnsafeMutablePointer<GtkWidget>
     private let detailLabel: UnsafeMutablePointer<GtkWidget>
+    /// The pill under the text, when the page has one.
+    private(set) var actionButton: UnsafeMutablePointer<GtkWidget>?
 
     /// `button`: a pill under the text that activates a window action (e.g. "win.scan").
     init(icon: String = "media-optical-symbolic", title: String, detail: String, button: (label: String, action: String)? = nil) {
@@ -35,6 +37,7 @@ final class EmptyStateView {
             gtk_widget_set_halign(pill, GTK_ALIGN_CENTER)
             gtk_widget_set_margin_top(pill, 6)
             Gtk.append(widget, pill)
+            actionButton = pill
         }
     }
 

@@ -72,6 +72,8 @@ struct FailedScansTests {
         #expect(ScanFailure(IdentificationError.provider(.transport("cancelled"))) == .cancelled)
         #expect(ScanFailure.cancelled.message == "Scan cancelled")
         #expect(ScanFailure(HTTPError.timedOut) != .cancelled)
+        // The pipeline's own words for a request that was cut off, when the user had stopped it.
+        #expect(ScanFailure(ScanFailure.other("Could not reach the provider: cancelled."), cancelled: true) == .cancelled)
     }
 
     /// The window starts its background work after the first page: a file opened before that
