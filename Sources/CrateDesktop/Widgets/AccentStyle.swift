@@ -45,6 +45,14 @@ enum AccentStyle {
     }
 
     private static func set(_ colors: ArtworkColors?, _ slot: Slot) {
+        if WidgetEvents.isObserved {
+            let name: String
+            switch slot {
+            case .detail(let pane): name = detailClass(pane)
+            case .playing: name = "playing"
+            }
+            WidgetEvents.say("accent \(name) \(colors?.primary.hex ?? "none")")
+        }
         if let colors {
             let a = colors.primary.hex, b = colors.secondary.hex
             switch slot {
