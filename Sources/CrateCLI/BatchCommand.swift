@@ -69,14 +69,22 @@ struct BatchCommand: ParsableCommand {
             }
             let json = self.json
             let statuses = StatusLog()
+            let limit = self.limit
             do {
-                try await runner.run(limit: limit) { outcome in
-                    let report = Self.report(outcome)
-                    statuses.append(report.status)
-                    // Written straight to the descriptor so a kill right after loses no line.
-                    FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
+                _ = try await Interrupt.cancellingOnSignal {
+                    try await runner.run(limit: limit) { outcome in
+                        let report = Self.report(outcome)
+                        statuses.append(report.status)
+                        // Written straight to the descriptor so a kill right after loses no line.
+                        FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
+                    }
                 }
             } catch {
+                if Interrupt.wasReceived {
+                    // The photo being scanned went back to the queue with all its tries.
+                    Terminal.warn("Interrupted; the photos not scanned yet stay queued for the next `crate batch run`.")
+                    throw ExitCode(130)
+                }
                 throw fail(error)
             }
             // Albums an earlier (killed, offline, failed) run left without tracks or artwork.

@@ -88,8 +88,15 @@ public final class BatchQueue: Sendable {
     /// Otherwise (a wrong key, the network, a service asking for a pause, a full disk,
     /// cancellation) the item stays pending for
     /// the next run and false tells the caller to stop.
+    ///
+    /// Only a run that ends in the middle of work on the photo (a crash, a kill) counts toward
+    /// the poison-photo limit: a server's error and the user's interrupt give the attempt back.
     @discardableResult
     public func settle(_ item: BatchItem, after error: Error) throws -> Bool {
+        if ScanFailure.isServiceTrouble(error) {
+            try release(item, reason: ScanFailure(error).message)
+            return false
+        }
         if let failure = error as? ScanFailure {
             switch failure {
             case .notIdentified, .badImage:

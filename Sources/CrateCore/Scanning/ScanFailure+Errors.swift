@@ -42,6 +42,31 @@ extension ScanFailure {
         }
     }
 
+    /// True for a service's passing trouble — a 429, a 5xx, Anthropic's 529, a dropped or timed-out
+    /// connection, a pause it asked for — that says nothing about the photo.
+    public static func isServiceTrouble(_ error: Error) -> Bool {
+        switch error {
+        case is ServiceTroubleError: return true
+        case let error as ProviderError: return error.isTransient
+        case IdentificationError.provider(let error): return error.isTransient
+        case let error as MusicBrainzError:
+            switch error {
+            case .busy, .server, .mustWait: return true
+            case .network(let http): return isUnreachable(http)
+            default: return false
+            }
+        case let error as CoverArtError:
+            switch error {
+            case .server, .mustWait: return true
+            case .network(let http): return isUnreachable(http)
+            default: return false
+            }
+        case let error as HTTPError: return isUnreachable(error)
+        case is RetryLaterError: return true
+        default: return false
+        }
+    }
+
     /// True when the photo is not to blame: it waits in the queue and is scanned again later
     /// (when the network is back, after a new key, after a service's pause).
     public var waitsForRetry: Bool {
