@@ -117,7 +117,7 @@ struct BatchCommand: ParsableCommand {
                     let failures = try queue.items(state: .failed).map { ["path": $0.path, "error": $0.error ?? ""] }
                     let object: [String: Any] = ["pending": counts.pending, "done": counts.done, "failed": counts.failed, "failures": failures]
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
+                    print(Terminal.json(data))
                 } else {
                     Terminal.say("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
                     for item in try queue.items(state: .failed) {

@@ -48,7 +48,7 @@ struct RepairCommand: AsyncParsableCommand {
                 "artwork": ["pending": left.artworkPending, "failed": left.artworkFailed],
             ]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-            print(String(decoding: data, as: UTF8.self))
+            print(Terminal.json(data))
         } else {
             print("Completed \(summary.completed) of \(summary.tried) album\(summary.tried == 1 ? "" : "s").")
             if unfinished > 0 {
