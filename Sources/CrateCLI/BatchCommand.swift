@@ -27,10 +27,18 @@ struct BatchCommand: ParsableCommand {
         func run() throws {
             do {
                 let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
-                // Queued with their exact bytes, so `batch run` opens what `scan` would.
-                let added = try queue.enqueue(RawArguments.paths(photos).map { URL(fileURLWithPath: $0) })
-                let skipped = photos.count - added
+                // Queued with their exact bytes, so `batch run` opens what `scan` would. Names that
+                // are not files are refused now, with the reason, rather than failing in the run.
+                let files = RawArguments.paths(photos).map { URL(fileURLWithPath: $0) }
+                let refused = files.compactMap { file in BatchQueue.refusal(for: file).map { (file, $0) } }
+                for (_, reason) in refused { Terminal.warn(reason) }
+                let accepted = files.filter { file in !refused.contains { $0.0 == file } }
+                let added = try queue.enqueue(accepted)
+                let skipped = accepted.count - added
                 Terminal.say("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
+                if !refused.isEmpty { throw ExitCode(1) }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 throw fail(error)
             }

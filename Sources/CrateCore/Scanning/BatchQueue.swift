@@ -22,6 +22,12 @@ public final class BatchQueue: Sendable {
         self.lease = lease
     }
 
+    /// Why `file` cannot be queued — it does not exist, or is a folder, a device or a pipe — as a
+    /// sentence; nil for an ordinary file (whether it is a usable JPEG is the scan's to say).
+    public static func refusal(for file: URL) -> String? {
+        ImageFile.problem(queueing: file.path)?.message
+    }
+
     /// Queues photos by absolute path; a photo already waiting is not queued twice.
     /// Returns how many were added.
     @discardableResult

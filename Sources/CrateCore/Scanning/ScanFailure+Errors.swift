@@ -19,7 +19,8 @@ extension ScanFailure {
     /// True for a provider call that never got an answer because the network is away.
     public static func isUnreachable(_ error: ProviderError) -> Bool {
         guard case .transport(let detail) = error else { return false }
-        return detail != "cancelled"
+        // A cut-off answer came from a reachable provider.
+        return detail != "cancelled" && !detail.hasPrefix(ProviderHTTP.cutOff)
     }
 
     /// True for the transport failures that mean "no connection" (not a server's answer).
