@@ -61,6 +61,8 @@ public final class ScanPipeline: AlbumScanner {
     /// A scan from the bulk queue: the scan is saved and `batchItem` marked done in one
     /// transaction (see `AppDatabase.saveScan(of:method:confidence:at:completingBatchItem:)`).
     public func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        // A library that cannot save (read-only, newer, damaged) says so before anything is paid for.
+        try database.checkWritable()
         let photo: PreparedPhoto
         let preparer = self.preparer
         do {
