@@ -142,6 +142,15 @@ public final class ScanPipeline: AlbumScanner {
             }
         }
         guard services.musicBrainz != nil || services.coverArt != nil else { return summary }
+        // Artwork files removed behind Crate's back (a cleared cache) are fetched again.
+        if services.coverArt != nil {
+            do {
+                let missing = try database.markMissingArtworkPending(in: artworkCache.directory)
+                if missing > 0 { Log.notice("repair: \(missing) album covers were missing from the artwork cache; fetching them again") }
+            } catch {
+                Log.error("repair: could not check the artwork files: \(UserMessage.text(for: error))")
+            }
+        }
         var tried: Set<Int64> = []
         var failuresInARow = 0
         while tried.count < limit, !Task.isCancelled {
@@ -198,6 +207,15 @@ public final class ScanPipeline: AlbumScanner {
             try Task.checkCancellation()
             guard let album = try database.album(id: hit.albumID), let coverHash = covers.hash(of: hit.albumID),
                   let url = album.artworkURL(in: artworkCache.directory) else { continue }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                // The cache was cleared: the repair pass fetches the artwork again.
+                do {
+                    try database.setArtwork(albumID: hit.albumID, status: .pending)
+                } catch {
+                    Log.error("could not mark missing artwork for fetching again: \(UserMessage.text(for: error))")
+                }
+                continue
+            }
             let verdict: CoverCheck? = try await BlockingWork.run {
                 guard let data = FileManager.default.contents(atPath: url.path),
                       let artwork = try? JPEGCodec.decode(data).0 else { return nil }
