@@ -177,6 +177,7 @@ extension AppDatabase {
         case nil: return
         case .newerVersion: throw CrateError.databaseReadOnly
         case .directoryNotWritable(let directory): throw CrateError.databaseDirectoryReadOnly(directory: directory)
+        case .diskFull(let directory): throw CrateError.diskFull(path: directory)
         }
     }
 }
