@@ -45,10 +45,11 @@ let package = Package(
                 .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
             ]
         ),
-        // C wrapper over libjpeg(-turbo): setjmp/longjmp error handling must stay in C.
+        // C wrapper over libjpeg(-turbo) and libpng (PNG artwork): setjmp/longjmp error handling
+        // must stay in C.
         .target(
             name: "CJpeg",
-            linkerSettings: [.linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
         // gettext (libintl, part of glibc) for `L10n`: Glibc's Swift module does not export it.
         .target(name: "CIntl"),

@@ -195,6 +195,6 @@ enum ArtistJSON {
     private static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return Terminal.json(try encoder.encode(value))
     }
 }

@@ -27,10 +27,18 @@ struct BatchCommand: ParsableCommand {
         func run() throws {
             do {
                 let queue = BatchQueue(database: try openDatabase(paths: CratePaths()))
-                // Queued with their exact bytes, so `batch run` opens what `scan` would.
-                let added = try queue.enqueue(RawArguments.paths(photos).map { URL(fileURLWithPath: $0) })
-                let skipped = photos.count - added
+                // Queued with their exact bytes, so `batch run` opens what `scan` would. Names that
+                // are not files are refused now, with the reason, rather than failing in the run.
+                let files = RawArguments.paths(photos).map { URL(fileURLWithPath: $0) }
+                let refused = files.compactMap { file in BatchQueue.refusal(for: file).map { (file, $0) } }
+                for (_, reason) in refused { Terminal.warn(reason) }
+                let accepted = files.filter { file in !refused.contains { $0.0 == file } }
+                let added = try queue.enqueue(accepted)
+                let skipped = accepted.count - added
                 Terminal.say("Queued \(added) photo\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) already waiting)" : "").")
+                if !refused.isEmpty { throw ExitCode(1) }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 throw fail(error)
             }
@@ -69,14 +77,22 @@ struct BatchCommand: ParsableCommand {
             }
             let json = self.json
             let statuses = StatusLog()
+            let limit = self.limit
             do {
-                try await runner.run(limit: limit) { outcome in
-                    let report = Self.report(outcome)
-                    statuses.append(report.status)
-                    // Written straight to the descriptor so a kill right after loses no line.
-                    FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
+                _ = try await Interrupt.cancellingOnSignal {
+                    try await runner.run(limit: limit) { outcome in
+                        let report = Self.report(outcome)
+                        statuses.append(report.status)
+                        // Written straight to the descriptor so a kill right after loses no line.
+                        FileHandle.standardOutput.write(Data(((json ? report.jsonLine() : report.humanLine()) + "\n").utf8))
+                    }
                 }
             } catch {
+                if Interrupt.wasReceived {
+                    // The photo being scanned went back to the queue with all its tries.
+                    Terminal.warn("Interrupted; the photos not scanned yet stay queued for the next `crate batch run`.")
+                    throw ExitCode(130)
+                }
                 throw fail(error)
             }
             // Albums an earlier (killed, offline, failed) run left without tracks or artwork.
@@ -109,7 +125,7 @@ struct BatchCommand: ParsableCommand {
                     let failures = try queue.items(state: .failed).map { ["path": $0.path, "error": $0.error ?? ""] }
                     let object: [String: Any] = ["pending": counts.pending, "done": counts.done, "failed": counts.failed, "failures": failures]
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
+                    print(Terminal.json(data))
                 } else {
                     Terminal.say("pending \(counts.pending), done \(counts.done), failed \(counts.failed)")
                     for item in try queue.items(state: .failed) {

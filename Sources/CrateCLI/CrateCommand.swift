@@ -39,3 +39,31 @@ func openDatabase(paths: CratePaths) throws -> AppDatabase {
     }
     return database
 }
+
+extension CrateCommand {
+    /// `--count -5` becomes `--count=-5`. ArgumentParser reads a value that starts with `-` as
+    /// another option and said "Missing value for '--count <count>'"; joined, the value reaches
+    /// the command's range check, which says what is allowed.
+    public static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return result + arguments[index...] }
+            if argument.hasPrefix("--"), !argument.contains("="), index + 1 < arguments.count,
+               isNegativeNumber(arguments[index + 1]) {
+                result.append(argument + "=" + arguments[index + 1])
+                index += 2
+                continue
+            }
+            result.append(argument)
+            index += 1
+        }
+        return result
+    }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        return Double(text) != nil
+    }
+}

@@ -86,7 +86,7 @@ enum GenreFeedJSON {
                              unavailable: missing.map { Missing(signal: $0.key.rawValue, reason: $0.value) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return Terminal.json(try encoder.encode(value))
         }
         var lines = ["\(feed.scope.displayTitle) (\(feed.dial.rawValue))"]
         for entry in feed.items {

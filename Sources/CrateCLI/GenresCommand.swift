@@ -54,6 +54,6 @@ enum GenresJSON {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(items), as: UTF8.self)
+        return Terminal.json(try encoder.encode(items))
     }
 }

@@ -76,7 +76,7 @@ enum HistoryJSON {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(items), as: UTF8.self)
+        return Terminal.json(try encoder.encode(items))
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -47,6 +47,9 @@ struct MusicScanCommand: AsyncParsableCommand {
             for folder in report.missingFolders { Terminal.warn("\(Terminal.field(folder)) does not exist or is not a folder; its files stay in the index.") }
             for loop in report.loopsSkipped { Terminal.warn("\(Terminal.field(loop)) was reached again through a symbolic link; walked once.") }
             for folder in report.unreadableFolders { Terminal.warn("\(Terminal.field(folder)) could not be opened.") }
+            for folder in report.tooDeepFolders {
+                Terminal.warn("\(Terminal.field(folder)) is more than \(MusicFolderWalker.maxDepth) folders deep; it was not indexed.")
+            }
             if report.files == 0, report.missingFolders.count == roots.count {
                 throw ExitCode(1)
             }
@@ -155,6 +158,6 @@ enum MusicJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return Terminal.json(data)
     }
 }

@@ -109,7 +109,7 @@ struct FeedbackCommand: AsyncParsableCommand {
                               last_error: status.lastError, next_attempt_at: status.nextAttemptAt.map { ISO8601DateFormatter().string(from: $0) })
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(out), as: UTF8.self))
+                print(Terminal.json(try encoder.encode(out)))
                 return
             }
             Terminal.say("Waiting: \(status.pending)  Sent: \(status.sent)  Failed: \(status.failed)  Replaced by a later rating: \(status.superseded)")

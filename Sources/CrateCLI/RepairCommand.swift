@@ -48,15 +48,28 @@ struct RepairCommand: AsyncParsableCommand {
                 "artwork": ["pending": left.artworkPending, "failed": left.artworkFailed],
             ]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-            print(String(decoding: data, as: UTF8.self))
+            print(Terminal.json(data))
         } else {
-            print("Completed \(summary.completed) of \(summary.tried) album\(summary.tried == 1 ? "" : "s").")
-            if unfinished > 0 {
-                print("Still missing: \(left.tracksPending + left.tracksFailed) track list(s), \(left.artworkPending + left.artworkFailed) album art.")
-            }
+            print(Self.sentence(summary: summary, left: left))
             if let reason = summary.stoppedEarly { print("Stopped early: \(reason). Run `crate repair` again later.") }
         }
         if unfinished > 0 { throw ExitCode(1) }
+    }
+
+    /// What the pass did and what is still to fetch: "Finished 1 of 2 albums. Still missing: 1
+    /// track list; ...". An album counts as finished only when nothing is left to fetch for it.
+    static func sentence(summary: RepairSummary, left: DetailsCounts) -> String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        var text = summary.tried == 0 ? "No album needed finishing."
+            : "Finished \(summary.completed) of \(count(summary.tried, "album", "albums"))."
+        var missing: [String] = []
+        let tracks = left.tracksPending + left.tracksFailed, artwork = left.artworkPending + left.artworkFailed
+        if tracks > 0 { missing.append(count(tracks, "track list", "track lists")) }
+        if artwork > 0 { missing.append(count(artwork, "album cover", "album covers")) }
+        if !missing.isEmpty {
+            text += " Still missing: \(missing.joined(separator: " and ")); their services did not answer, and the next run tries again."
+        }
+        return text
     }
 
     /// The short pass `scan` and `batch run` make once their photos are done; says what it did on

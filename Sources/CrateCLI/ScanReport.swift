@@ -128,7 +128,7 @@ struct ScanReport: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return #"{"status":"error"}"# }
-        return String(decoding: data, as: UTF8.self)
+        return Terminal.json(data)
     }
 
     /// One line for people: every value from outside (the file name, the album's names from

@@ -139,6 +139,6 @@ enum UsageJSON {
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(month)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(month)).map(Terminal.json) ?? "{}"
     }
 }

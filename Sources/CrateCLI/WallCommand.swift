@@ -125,7 +125,7 @@ enum WallJSON {
                             unavailable: unavailable.map { Missing(signal: $0.signal.rawValue, reason: $0.reason) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(wall), as: UTF8.self)
+            return Terminal.json(try encoder.encode(wall))
         }
         var lines = ["\(entry.displayTitle): \(entry.displaySentence)"]
         for item in items {

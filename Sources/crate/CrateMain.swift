@@ -5,6 +5,6 @@ import CrateCLI
 @main
 enum CrateMain {
     static func main() async {
-        await CrateCommand.main(nil)
+        await CrateCommand.main(CrateCommand.joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
     }
 }

@@ -109,6 +109,17 @@ void crate_tune_allocator(void);
 /// Frees a buffer returned by crate_jpeg_encode_rgb.
 void crate_jpeg_free(void *buffer);
 
+/// Reads a PNG's size (for the pixel cap) without decoding it. Returns 0, or -1 when the bytes
+/// are not a PNG libpng can read (`message` then says why).
+int crate_png_probe(const unsigned char *data, size_t size, uint32_t *width, uint32_t *height,
+                    char *message, size_t message_size);
+
+/// Decodes a PNG (any colour type, with transparency composited on white) to 8-bit RGB into
+/// `out`, which must hold width × height × 3 bytes. libpng's simplified API keeps its own error
+/// handling in C. Returns 0, or -1 with `message`.
+int crate_png_decode_rgb(const unsigned char *data, size_t size, unsigned char *out, size_t out_size,
+                         char *message, size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,7 +33,7 @@ public struct AppServices: Sendable {
         let provider = ProviderFactory.make(settings: settings, keys: environment.keys, http: ResilientHTTPClient(base: transport), usage: database, meter: usage)
         self.provider = provider
         musicBrainz = .live(settings: settings, transport: transport, limiter: environment.limiter)
-        coverArt = .live(settings: settings, transport: transport, limiter: environment.limiter, validate: { try ImagePreparer.validate($0) })
+        coverArt = .live(settings: settings, transport: transport, limiter: environment.limiter, validate: { try ImagePreparer.validateArtwork($0) })
         reviewer = ReviewService(provider: provider, database: database, prompts: prompts, advancedSearch: settings.advancedSearch)
         discogs = environment.keys.discogsToken().token.map { token in
             DiscogsClient(http: ResilientHTTPClient(base: transport, policy: DiscogsClient.retryPolicy, limiter: environment.limiter),

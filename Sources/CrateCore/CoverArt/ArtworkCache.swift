@@ -79,7 +79,7 @@ public actor ArtworkCache {
         do {
             try data.write(to: artwork, options: .atomic)
         } catch {
-            throw CrateError.directoryNotWritable(directory.path)
+            throw CrateError.writing(error, in: directory.path)
         }
         memory.insert(data, for: id)
         var thumbnail: URL?
@@ -104,7 +104,7 @@ public actor ArtworkCache {
             try data.write(to: artworkURL(for: id), options: .atomic)
             try thumbnail.write(to: thumbnailURL(for: id), options: .atomic)
         } catch {
-            throw CrateError.directoryNotWritable(directory.path)
+            throw CrateError.writing(error, in: directory.path)
         }
         memory.insert(data, for: id)
         return Files(artwork: artworkURL(for: id), thumbnail: thumbnailURL(for: id))
@@ -124,7 +124,7 @@ public actor ArtworkCache {
             try data.write(to: artwork, options: .atomic)
             try thumbnail.write(to: small, options: .atomic)
         } catch {
-            throw CrateError.directoryNotWritable(directory.path)
+            throw CrateError.writing(error, in: directory.path)
         }
         return Files(artwork: artwork, thumbnail: small)
     }

@@ -41,6 +41,29 @@ enum ImageFile {
         return data
     }
 
+    /// Why `path` cannot be a photo to queue (missing, a folder, a device, a pipe), or nil when it
+    /// is an ordinary file. Nothing is read: the queue checks at add time what a scan would find.
+    static func problem(queueing path: String) -> FileProblem? {
+        var info = stat()
+        var candidates = [PathBytes.bytes(of: path)]
+        if PathBytes.hasRawBytes(path) { candidates.append(Array(path.utf8)) }
+        var failure: Int32 = ENOENT
+        for bytes in candidates {
+            if (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer({ stat($0.baseAddress!, &info) }) == 0 {
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: return nil
+                case S_IFDIR: return .isFolder(path: path)
+                case S_IFIFO: return .notRegularFile(path: path, kind: "a named pipe")
+                case S_IFSOCK: return .notRegularFile(path: path, kind: "a socket")
+                default: return .notRegularFile(path: path, kind: "a device")
+                }
+            }
+            failure = errno
+            if failure != ENOENT { break }
+        }
+        return .from(errno: failure, path: path)
+    }
+
     /// Opens read-only without blocking (a named pipe with no writer would wait forever) and
     /// without becoming the controlling terminal. A name holding `PathBytes` stand-ins is tried
     /// with its raw bytes first, then literally.

@@ -173,6 +173,10 @@ public struct ImagePreparer: Sendable {
 
     /// From downloaded cover art: a ≤ 500 px JPEG, a 200 px thumbnail and the cover's hashes.
     public func prepareArtwork(_ data: Data) throws -> PreparedArtwork {
+        if ImageFormat.sniff(data) == .png {
+            // Artwork (not a photo) may be a PNG: decoded, then prepared as a lossless-quality JPEG.
+            return try prepareArtwork(try JPEGCodec.encode(try PNGCodec.decode(data), quality: 95))
+        }
         try Self.validate(data)
         let full = try JPEGCodec.probe(data)
         let header = try JPEGCodec.probe(data, minShortSide: artworkSize)
@@ -200,6 +204,13 @@ public struct ImagePreparer: Sendable {
     // MARK: - Validation
 
     /// Checks the bytes before any decoding: empty, not an image, or a format Crate doesn't decode.
+    /// Downloaded artwork: a JPEG or a PNG (`prepareArtwork` reads both); anything else is refused
+    /// with what it is.
+    public static func validateArtwork(_ data: Data) throws {
+        if ImageFormat.sniff(data) == .png { return }
+        try validate(data)
+    }
+
     public static func validate(_ data: Data) throws {
         if data.isEmpty { throw ImageError.emptyFile }
         guard let format = ImageFormat.sniff(data) else { throw ImageError.notAnImage }

@@ -141,10 +141,23 @@ public enum CDWalletBuilder {
             }
             return entries
         }
-        return text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { $0.hasPrefix("\u{FEFF}") ? String($0.dropFirst()) : $0 }
+        return m3uEntries(Array(data))
+    }
+
+    /// An M3U's entries, line by line on the raw bytes: a line that is not UTF-8 (a Latin-1 file
+    /// name) keeps its bytes (as a `PathBytes` string), so it matches the indexed file of that
+    /// name instead of becoming replacement characters that match nothing.
+    static func m3uEntries(_ bytes: [UInt8]) -> [String] {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        return body.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+            .map { line -> ArraySlice<UInt8> in
+                let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+                guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else { return [] }
+                return line[first...last]
+            }
+            .filter { !$0.isEmpty && $0.first != UInt8(ascii: "#") }
+            .map { PathBytes.string(from: Array($0)) }
     }
 
     /// An entry as a path: absolute as is, `file://` URIs decoded, relative against the playlist's

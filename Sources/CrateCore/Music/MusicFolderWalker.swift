@@ -42,6 +42,11 @@ public struct FolderWalk: Sendable {
     public var unreadableDirectories: [(path: String, reason: String)] = []
     /// Configured folders that do not exist.
     public var missingRoots: [String] = []
+    /// Directories not entered because they lie more than `MusicFolderWalker.maxDepth` levels
+    /// below their music folder (reported, and the rest of the walk goes on).
+    public var tooDeep: [String] = []
+    /// The deepest level walked below a music folder (0: only the folder itself).
+    public var deepestLevel = 0
     /// Directories whose entries were read (their files are all in `files`), with what to remember.
     public var readDirectories: [MusicDirectoryRecord] = []
     /// Directories found unchanged from the cache: same mtime, and every file in it has the same
@@ -53,6 +58,8 @@ public struct FolderWalk: Sendable {
 
 /// Walks music folders with the raw POSIX calls, so names that are not UTF-8 are kept (as
 /// `PathBytes` strings) and a symbolic link back up the tree is entered once, never forever.
+/// The walk keeps its own stack rather than recursing: a folder nested 1 500 levels deep once
+/// overflowed the thread's stack. Below `maxDepth` levels it stops and says where.
 ///
 /// With a cache of what the last scan saw (`MusicDirectoryRecord`s), a directory whose mtime is
 /// unchanged is not listed again: adding, removing or renaming an entry changes a directory's
@@ -65,17 +72,20 @@ public enum MusicFolderWalker {
     /// A directory or file changed less than this before the scan started may change again within
     /// the same timestamp tick without its mtime moving: its directory is read again next time.
     public static let racyWindowNs: Int64 = 2_000_000_000
+    /// How many levels below a music folder are walked. Real music trees are a dozen deep; deeper
+    /// ones are generated or a mistake, and each level costs a listing.
+    public static let maxDepth = 256
 
     public static func walk(_ roots: [String], cache: [String: MusicDirectoryRecord] = [:],
-                            startedNs: Int64 = MusicFolderWalker.nowNs()) -> FolderWalk {
-        var walker = Walker(cache: cache, trustBefore: startedNs - racyWindowNs)
+                            startedNs: Int64 = MusicFolderWalker.nowNs(), maxDepth: Int = MusicFolderWalker.maxDepth) -> FolderWalk {
+        var walker = Walker(cache: cache, trustBefore: startedNs - racyWindowNs, maxDepth: maxDepth)
         for root in roots {
             var info = stat()
             guard stat(cString(PathBytes.bytes(of: root)), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
                 walker.walk.missingRoots.append(root)
                 continue
             }
-            walker.visit(directory: PathBytes.bytes(of: root), info: info)
+            walker.walkTree(root: PathBytes.bytes(of: root), info: info)
         }
         return walker.walk
     }
@@ -94,14 +104,33 @@ public enum MusicFolderWalker {
     private struct Walker {
         let cache: [String: MusicDirectoryRecord]
         let trustBefore: Int64
+        let maxDepth: Int
         var walk = FolderWalk()
         var visited = Set<DirectoryIdentity>()
 
-        mutating func visit(directory: [UInt8], info: stat) {
+        /// Depth first, in name order (the order the cache's entries were recorded in), with an
+        /// explicit stack so the depth of the tree never reaches the thread's stack.
+        mutating func walkTree(root: [UInt8], info: stat) {
+            var stack: [(directory: [UInt8], info: stat, depth: Int)] = [(root, info, 0)]
+            while let next = stack.popLast() {
+                guard next.depth <= maxDepth else {
+                    walk.tooDeep.append(PathBytes.string(from: next.directory))
+                    continue
+                }
+                walk.deepestLevel = max(walk.deepestLevel, next.depth)
+                let children = visit(directory: next.directory, info: next.info)
+                for (child, childInfo) in children.reversed() {
+                    stack.append((child, childInfo, next.depth + 1))
+                }
+            }
+        }
+
+        /// Reads (or confirms unchanged) one directory; returns its sub-directories to walk.
+        private mutating func visit(directory: [UInt8], info: stat) -> [([UInt8], stat)] {
             let identity = DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             guard visited.insert(identity).inserted else {
                 walk.loopsSkipped.append(PathBytes.string(from: directory))
-                return
+                return []
             }
             let path = PathBytes.string(from: directory)
             var prefix = directory
@@ -110,12 +139,9 @@ public enum MusicFolderWalker {
             if let record = cache[path], record.mtimeNs != MusicDirectoryRecord.untrusted, record.mtimeNs == mtime,
                let subdirectories = unchanged(directory: directory, record: record) {
                 walk.unchangedDirectories.insert(path)
-                for (name, entryInfo) in subdirectories {
-                    visit(directory: prefix + name, info: entryInfo)
-                }
-                return
+                return subdirectories.map { (prefix + $0.0, $0.1) }
             }
-            read(directory: directory, path: path, prefix: prefix, mtime: mtime)
+            return read(directory: directory, path: path, prefix: prefix, mtime: mtime)
         }
 
         /// The sub-directories to walk if every file the record names is still there with the same
@@ -165,10 +191,11 @@ public enum MusicFolderWalker {
         }
 
         /// Lists the directory, `stat`s its audio files, playlists and sub-directories, and records it.
-        private mutating func read(directory: [UInt8], path: String, prefix: [UInt8], mtime: Int64) {
+        /// Returns the sub-directories' full paths.
+        private mutating func read(directory: [UInt8], path: String, prefix: [UInt8], mtime: Int64) -> [([UInt8], stat)] {
             guard let handle = opendir(cString(directory)) else {
                 walk.unreadableDirectories.append((path, FileProblem.from(errno: errno, path: path).message))
-                return
+                return []
             }
             defer { closedir(handle) }
             let descriptor = dirfd(handle)
@@ -225,9 +252,7 @@ public enum MusicFolderWalker {
             }
             walk.readDirectories.append(MusicDirectoryRecord(path: path, mtimeNs: trusted ? mtime : MusicDirectoryRecord.untrusted,
                                                              entries: entries, digest: digest.value))
-            for (name, entryInfo) in subdirectories {
-                visit(directory: prefix + name, info: entryInfo)
-            }
+            return subdirectories.map { (prefix + $0.0, $0.1) }
         }
     }
 

@@ -22,6 +22,10 @@ public struct MusicScanReport: Equatable, Sendable, Codable {
     public var loopsSkipped: [String] = []
     public var missingFolders: [String] = []
     public var unreadableFolders: [String] = []
+    /// Folders more than `MusicFolderWalker.maxDepth` levels deep, not walked.
+    public var tooDeepFolders: [String] = []
+    /// The deepest level walked below a music folder.
+    public var deepestLevel = 0
 
     public init() {}
 }
@@ -41,6 +45,8 @@ public enum MusicIndexer {
         report.loopsSkipped = walk.loopsSkipped
         report.missingFolders = walk.missingRoots
         report.unreadableFolders = walk.unreadableDirectories.map(\.path)
+        report.tooDeepFolders = walk.tooDeep
+        report.deepestLevel = walk.deepestLevel
         let audio = walk.files.filter { $0.kind == .audio }
         report.files = audio.count + walk.unchangedAudioFiles
         report.playlists = walk.files.count - audio.count + walk.unchangedPlaylists

@@ -73,8 +73,10 @@ public actor RateLimiter {
         try await acquireShared(host: host, interval: interval, maxDeferral: maxDeferral)
     }
 
-    /// The server said "not before `delay` seconds from now" (503/429 with `Retry-After`).
+    /// The server said "not before `delay` seconds from now" (503/429 with `Retry-After`). One
+    /// answer never pauses the host longer than `RetryAfter.maximum`.
     public func deferHost(_ host: String, by delay: TimeInterval) {
+        let delay = RetryAfter.granted(delay.isNaN ? 0 : delay)
         let until = clock.uptime() + delay
         deferredUntil[host] = max(deferredUntil[host] ?? 0, until)
         nextSlot[host] = max(nextSlot[host] ?? 0, until)

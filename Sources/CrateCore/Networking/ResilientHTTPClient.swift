@@ -62,18 +62,19 @@ public final class ResilientHTTPClient: HTTPClient {
             }
             guard policy.retryableStatuses.contains(response.status) else { return response }
 
-            let serverDelay = RetryAfter.delay(in: response, now: clock.now())
-            if let serverDelay {
+            let requested = RetryAfter.delay(in: response, now: clock.now())
+            // At most `RetryAfter.maximum`, whatever the server asked: it is said (below), not obeyed.
+            let serverDelay = requested.map(RetryAfter.granted)
+            if let requested, let serverDelay {
+                if requested > serverDelay {
+                    Log.notice("\(host) asked Crate to wait \(WaitDuration.spoken(requested)); Crate pauses it for \(WaitDuration.spoken(serverDelay)) at most")
+                }
                 // Everyone waits (in the process, and in every process sharing the limiter's
                 // store), not just this call.
-                if let limit = policy.failFastAfter {
-                    await limiter.deferHost(host, by: serverDelay)
-                    if serverDelay > limit {
-                        Log.debug("\(host) asked for a pause of \(Int(serverDelay)) s; failing this request now")
-                        throw RetryLaterError(host: host, seconds: serverDelay)
-                    }
-                } else {
-                    await limiter.deferHost(host, by: min(serverDelay, RetryAfter.maximum))
+                await limiter.deferHost(host, by: serverDelay)
+                if let limit = policy.failFastAfter, serverDelay > limit {
+                    Log.debug("\(host) asked for a pause of \(Int(requested)) s; failing this request now")
+                    throw RetryLaterError(host: host, seconds: serverDelay, requested: requested)
                 }
             }
             let wait = max(serverDelay ?? 0, policy.backoff(afterAttempt: attempt, jitter: jitter()))

@@ -6,13 +6,19 @@ import Foundation
 /// back is nil (unusable; fall back to backoff) or a delay clamped to `0...ceiling`.
 ///
 /// The delay is kept as the server said it (up to a day), so a "wait 10 minutes" can be told to
-/// the user as such; how much of it a request sits out is `RetryPolicy`'s business.
+/// the user as such; Crate itself never pauses a service longer than `maximum` on one answer
+/// (`RateLimiter.deferHost`), so a hostile or broken server cannot stop Crate for a day.
 public enum RetryAfter {
     /// The longest wait Crate records from a server's say-so; more is treated as a day.
     public static let ceiling: TimeInterval = 86_400
-    /// The longest a request of a client without `RetryPolicy.failFastAfter` (the providers)
-    /// defers its host: such clients hand the response back rather than fail fast.
+    /// The longest pause one answer can put on a service, in this process and (through the
+    /// shared pacing file) in every other Crate process.
     public static let maximum: TimeInterval = 120
+
+    /// The pause Crate takes for a server's `requested` delay: at most `maximum`.
+    public static func granted(_ requested: TimeInterval) -> TimeInterval {
+        min(max(requested, 0), maximum)
+    }
 
     /// The delay a response asks for, if any.
     public static func delay(in response: HTTPResponse, now: Date) -> TimeInterval? {

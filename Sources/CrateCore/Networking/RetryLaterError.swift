@@ -7,15 +7,21 @@ import Foundation
 public struct RetryLaterError: Error, Equatable, Sendable, LocalizedError {
     /// The host (and port) that asked.
     public let host: String
-    /// Seconds still to wait, from when the error was made.
+    /// Seconds still to wait, from when the error was made (never more than `RetryAfter.maximum`).
     public let seconds: TimeInterval
+    /// What the server asked for, when it was longer than Crate waits.
+    public let requested: TimeInterval?
 
-    public init(host: String, seconds: TimeInterval) {
+    public init(host: String, seconds: TimeInterval, requested: TimeInterval? = nil) {
         self.host = host
         self.seconds = max(0, seconds)
+        self.requested = requested.flatMap { $0 > seconds ? $0 : nil }
     }
 
     public var errorDescription: String? {
-        "The server asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
+        if let requested {
+            return "The server asked Crate to wait \(WaitDuration.spoken(requested)); Crate waits \(WaitDuration.spoken(seconds)) before sending more requests."
+        }
+        return "The server asked Crate to wait \(WaitDuration.spoken(seconds)) before sending more requests."
     }
 }

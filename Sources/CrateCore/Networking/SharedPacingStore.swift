@@ -40,7 +40,7 @@ public struct SharedPacingStore: Sendable {
         case io(path: String, errno: Int32)
     }
 
-    public init(directory: URL, slotHorizon: TimeInterval = 600, deferralHorizon: TimeInterval = RetryAfter.ceiling) {
+    public init(directory: URL, slotHorizon: TimeInterval = 600, deferralHorizon: TimeInterval = RetryAfter.maximum) {
         self.directory = directory
         self.slotHorizon = slotHorizon
         self.deferralHorizon = deferralHorizon
@@ -69,6 +69,8 @@ public struct SharedPacingStore: Sendable {
     ///     instead of booking a slot behind it.
     public func reserve(key: String, interval: TimeInterval, now: TimeInterval, maxDeferral: TimeInterval) throws -> Reservation {
         try withRecord(key: key, now: now) { record in
+            // A file written by an older Crate may hold a longer pause: never honoured past the horizon.
+            record.deferredUntil = min(record.deferredUntil, now + deferralHorizon)
             if record.deferredUntil - now > maxDeferral { return .deferred(until: record.deferredUntil) }
             let start = max(now, record.deferredUntil, interval > 0 ? record.nextSlot : now)
             if interval > 0 { record.nextSlot = start + interval }
@@ -87,7 +89,7 @@ public struct SharedPacingStore: Sendable {
 
     /// The wall-clock time before which nothing may be sent to `key` (≤ `now` when none).
     public func deferredUntil(key: String, now: TimeInterval) throws -> TimeInterval {
-        try withRecord(key: key, now: now) { $0.deferredUntil }
+        try withRecord(key: key, now: now) { min($0.deferredUntil, now + deferralHorizon) }
     }
 
     /// The file for `key`: the host (and port) with anything but `[a-z0-9.-]` replaced, so a key

@@ -124,7 +124,8 @@ extension AppDatabase {
     /// lease lapsed): one photo, one saved scan.
     @discardableResult
     public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date(),
-                         completingBatchItem itemID: Int64, owner: BatchLeaseOwner? = nil, candidates: [ScanCandidate] = []) throws -> HistoryEntry {
+                         completingBatchItem itemID: Int64, owner: BatchLeaseOwner? = nil, candidates: [ScanCandidate] = [],
+                         lookup: ReleaseLookup = .settled) throws -> HistoryEntry {
         try checkWritable()
         let owner = owner ?? leaseOwner
         return try guardedWrite { db in
@@ -137,7 +138,8 @@ extension AppDatabase {
                BatchLeaseOwner(stored: holder)?.isCertainlyGone == false {
                 throw BatchQueueError.claimedElsewhere(path: item.path)
             }
-            let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
+            let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates,
+                                            lookup: lookup, in: db)
             item.state = .done
             item.scanID = entry.scan.id
             item.error = nil

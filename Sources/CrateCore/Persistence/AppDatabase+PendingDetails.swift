@@ -125,3 +125,34 @@ extension AppDatabase {
         try db.execute(sql: "UPDATE album SET tracksAttempts = 0, artworkAttempts = 0 WHERE id = ?", arguments: [albumID])
     }
 }
+
+extension AppDatabase {
+    // MARK: - Artwork whose files are gone
+
+    /// Albums whose artwork is `available` but whose 500 px file is not in `artworkDirectory` any
+    /// more (the cache folder was cleared) are set `pending` again, with their tries back, so the
+    /// repair pass fetches the artwork again — and tier 0, which verifies against that file,
+    /// recognises the cover again. Returns how many albums that was.
+    @discardableResult
+    public func markMissingArtworkPending(in artworkDirectory: URL) throws -> Int {
+        try checkWritable()
+        let rows = try reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, artworkPath FROM album WHERE artworkStatus = ?", arguments: [ArtworkStatus.available.rawValue])
+        }
+        let missing: [Int64] = rows.compactMap { row in
+            let stored: String? = row["artworkPath"]
+            guard let url = ArtworkCache.url(forStoredPath: stored, in: artworkDirectory) else { return row["id"] }
+            return FileManager.default.fileExists(atPath: url.path) ? nil : row["id"]
+        }
+        guard !missing.isEmpty else { return 0 }
+        return try guardedWrite { db in
+            var changed = 0
+            for id in missing {
+                try db.execute(sql: "UPDATE album SET artworkStatus = ?, artworkAttempts = 0 WHERE id = ? AND artworkStatus = ?",
+                               arguments: [ArtworkStatus.pending.rawValue, id, ArtworkStatus.available.rawValue])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+}

@@ -24,6 +24,11 @@ extension AppDatabase {
         }
     }
 
+    /// Token counts as summed: clamped like new ones (`TokenUsage.clamped`), so a row stored from
+    /// a broken reply before the clamp cannot overflow a month's total or make it negative.
+    static let inputTokensSQL = "MIN(MAX(inputTokens, 0), \(TokenUsage.maxInput))"
+    static let outputTokensSQL = "MIN(MAX(outputTokens, 0), \(TokenUsage.maxOutput))"
+
     /// Totals for the usage meter.
     public struct UsageTotals: Equatable, Sendable {
         public var calls: Int
@@ -37,8 +42,8 @@ extension AppDatabase {
             let row = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS calls,
                        COALESCE(SUM(CASE WHEN success THEN 0 ELSE 1 END), 0) AS failed,
-                       COALESCE(SUM(inputTokens), 0) AS input,
-                       COALESCE(SUM(outputTokens), 0) AS output
+                       COALESCE(SUM(\(Self.inputTokensSQL)), 0) AS input,
+                       COALESCE(SUM(\(Self.outputTokensSQL)), 0) AS output
                 FROM usage WHERE at >= ?
                 """, arguments: [since])
             return UsageTotals(
@@ -133,7 +138,7 @@ extension AppDatabase {
                 SELECT provider, model, usedSearch, COUNT(*) AS calls,
                        COALESCE(SUM(CASE WHEN success THEN 0 ELSE 1 END), 0) AS failed,
                        COALESCE(SUM(CASE WHEN success AND inputTokens IS NULL AND outputTokens IS NULL THEN 1 ELSE 0 END), 0) AS untokened,
-                       COALESCE(SUM(inputTokens), 0) AS input, COALESCE(SUM(outputTokens), 0) AS output
+                       COALESCE(SUM(\(Self.inputTokensSQL)), 0) AS input, COALESCE(SUM(\(Self.outputTokensSQL)), 0) AS output
                 FROM usage WHERE at >= ? AND at < ?
                 GROUP BY provider, model, usedSearch ORDER BY provider, model, usedSearch
                 """, arguments: [start, end]).map { row in

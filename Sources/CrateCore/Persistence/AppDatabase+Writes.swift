@@ -9,10 +9,10 @@ extension AppDatabase {
     /// refreshed); every scan is saved, duplicates included.
     @discardableResult
     public func saveScan(of album: Album, method: IdentificationMethod, confidence: Double? = nil, at date: Date = Date(),
-                         candidates: [ScanCandidate] = []) throws -> HistoryEntry {
+                         candidates: [ScanCandidate] = [], lookup: ReleaseLookup = .settled) throws -> HistoryEntry {
         try checkWritable()
         return try guardedWrite { db in
-            try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, in: db)
+            try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates, lookup: lookup, in: db)
         }
     }
 
@@ -98,10 +98,26 @@ extension AppDatabase {
     }
 
     /// The body of `saveScan`, for writes that save a scan together with something else.
+    /// `lookup` says how the MusicBrainz search went: a pending one keeps the album's track list
+    /// and artwork pending (and reuses an album already waiting under the same answer); a
+    /// resolved one takes in the album that waited under the answer it was resolved from.
     static func insertScan(of album: Album, method: IdentificationMethod, confidence: Double?, at date: Date,
-                           candidates: [ScanCandidate] = [], in db: Database) throws -> HistoryEntry {
+                           candidates: [ScanCandidate] = [], lookup: ReleaseLookup = .settled, in db: Database) throws -> HistoryEntry {
         var stored = album
-        if let mbid = album.musicBrainzReleaseID,
+        if case .pending = lookup, album.musicBrainzReleaseID == nil {
+            stored.tracksStatus = .pending
+            stored.artworkStatus = .pending
+            if let waiting = try pendingReleaseAlbum(title: album.title, artist: album.artist, in: db) {
+                // The same answer again while its search is still pending: one album, not two.
+                stored = waiting
+                stored.tracksStatus = .pending
+                try stored.update(db)
+                try resetGivenUpDetails(albumID: waiting.id ?? -1, in: db)
+            } else {
+                stored.id = nil
+                try stored.insert(db)
+            }
+        } else if let mbid = album.musicBrainzReleaseID,
            let existing = try Album.filter(Album.Columns.mbReleaseID == mbid).fetchOne(db) {
             stored.id = existing.id
             stored.createdAt = existing.createdAt
@@ -122,6 +138,11 @@ extension AppDatabase {
             try stored.insert(db)
         }
         guard let albumID = stored.id else { throw CrateError.notFound("The saved album") }
+        if case .resolved(let title, let artist) = lookup, stored.musicBrainzReleaseID != nil,
+           let waiting = try pendingReleaseAlbum(title: title, artist: artist, in: db), let waitingID = waiting.id, waitingID != albumID {
+            // Saved earlier under the same answer while MusicBrainz could not be asked: its scans join this album.
+            try merge(albumID: waitingID, into: albumID, in: db)
+        }
         var scan = Scan(albumID: albumID, scannedAt: date, method: method, confidence: confidence)
         try scan.insert(db)
         guard let scanID = scan.id else { throw CrateError.notFound("The saved scan") }
@@ -167,6 +188,7 @@ extension AppDatabase {
         case nil: return
         case .newerVersion: throw CrateError.databaseReadOnly
         case .directoryNotWritable(let directory): throw CrateError.databaseDirectoryReadOnly(directory: directory)
+        case .diskFull(let directory): throw CrateError.diskFull(path: directory)
         }
     }
 }

@@ -17,6 +17,9 @@ public final class AppDatabase: Sendable {
         case newerVersion
         /// The data directory cannot be written by this user.
         case directoryNotWritable(String)
+        /// The disk holding the data directory is full (or failing): the writable open, which
+        /// commits a WAL frame and may migrate, could not write.
+        case diskFull(String)
     }
 
     /// The connection(s). Reads may go straight through `reader`; writes go through intent methods.
@@ -31,6 +34,8 @@ public final class AppDatabase: Sendable {
         case nil: return nil
         case .newerVersion: return CrateError.databaseNewerThanApp(path: fileURL?.path ?? "memory").message
         case .directoryNotWritable(let directory): return CrateError.databaseDirectoryReadOnly(directory: directory).message
+        case .diskFull(let directory):
+            return L10n.tr("The disk holding your library (%@) is full, so it is open read-only: you can look through it, but nothing can be saved until some space is freed.", directory)
         }
     }
     /// This opening's claim on queued photos (docs/decisions/0006-bulk-scan-queue.md): one per
@@ -139,6 +144,11 @@ public final class AppDatabase: Sendable {
             // Checked and sound (a repaired or replaced file): the old finding no longer holds.
             if checkNow { try? FileManager.default.removeItem(at: marker) }
             return database
+        } catch let error as DatabaseError where isOutOfSpace(error) && FileManager.default.isReadableFile(atPath: url.path) {
+            // A full disk must not stop reading: open without writing anything (no WAL frame,
+            // no migration, no checkpoint) and say why nothing can be saved.
+            Log.notice("the disk holding \(url.path) is full (\(error.message ?? "\(error.resultCode)")); library opened read-only")
+            return try openReadOnly(at: url, reason: .diskFull(paths.dataDirectory.path), notice: notice, changePollInterval: changePollInterval)
         } catch let error as DatabaseError where isDamage(error) {
             // Damage deeper in the file than the header: move aside once and start fresh.
             let moved = try moveAside(url, because: error.message ?? "the file is damaged", now: now)
@@ -237,6 +247,7 @@ public final class AppDatabase: Sendable {
             Log.notice("database \(url.path) is newer than this build; opened read-only")
             return try openReadOnly(at: url, reason: .newerVersion, notice: notice, changePollInterval: changePollInterval)
         }
+        if let fault = writableOpenFaults.withLock({ $0[url.path] }) { throw fault }
         let pool = try DatabasePool(path: url.path, configuration: makeConfiguration(readOnly: false))
         // A quick check finds damage beyond the header before we trust the file. An existing file
         // was checked by the probe just now; the check reads every page, so it runs once, not twice.
@@ -293,6 +304,16 @@ public final class AppDatabase: Sendable {
             let escaped = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
             return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
         }
+    }
+
+    /// Fault injection for tests, by library path: the error the writable open throws. A full
+    /// disk cannot be made on demand where the tests run (no tmpfs), and `max_page_count` is per
+    /// connection, so a new connection cannot be made to meet one.
+    static let writableOpenFaults = Mutex<[String: DatabaseError]>([:])
+
+    /// A write that failed for want of space (or a failing disk): SQLite's FULL and IOERR.
+    private static func isOutOfSpace(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
     }
 
     private static func isDamage(_ error: DatabaseError) -> Bool {

@@ -40,6 +40,19 @@ public struct TokenUsage: Sendable, Equatable {
     }
 
     public static let unknown = TokenUsage(input: nil, output: nil)
+
+    /// The most one call can sensibly read and write: more (or less than 0) is a broken or
+    /// hostile reply, never a bill. Counts outside are clamped to these bounds.
+    public static let maxInput = 2_000_000
+    public static let maxOutput = 200_000
+
+    /// The counts within `0...maxInput` and `0...maxOutput`.
+    public var clamped: TokenUsage {
+        TokenUsage(input: input.map { min(max($0, 0), Self.maxInput) }, output: output.map { min(max($0, 0), Self.maxOutput) })
+    }
+
+    /// True when a count was outside the bounds.
+    public var isOutOfBounds: Bool { clamped != self }
 }
 
 /// A model's answer: the text blocks joined, the model that answered, and what it cost.

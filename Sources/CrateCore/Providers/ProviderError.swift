@@ -83,6 +83,8 @@ public enum ProviderError: Error, Equatable, Sendable {
             return L10n.tr("The provider had a server error (HTTP %@).", status)
         case .badResponse(let detail):
             return L10n.tr("The provider sent an answer Crate could not read: %@", detail).endingSentence
+        case .transport(let detail) where detail.hasPrefix(ProviderHTTP.cutOff):
+            return L10n.tr("The provider's answer stopped short: %@", detail).endingSentence
         case .transport(let detail):
             return L10n.tr("Could not reach the provider: %@", detail).endingSentence
         }

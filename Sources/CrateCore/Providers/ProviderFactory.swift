@@ -5,10 +5,13 @@ public enum ProviderFactory {
     /// The provider from `settings` with its key from `keys`, wrapped so every call is recorded in
     /// `usage` when a database is given. Provider `none` gives nil; a provider that needs a key and
     /// has none gives an `UnavailableProvider` that says so on first use.
-    /// With a `meter`, every call is refused once this month's budget is used up.
+    /// With a `meter`, every call is refused once this month's budget is used up. Every answer is
+    /// scrubbed of the keys and tokens `keys` knows (`SecretScrubbingProvider`).
     public static func make(settings: Settings, keys: KeyStore, http: any HTTPClient, usage database: AppDatabase? = nil, meter: UsageMeter? = nil,
                             log: DiagnosticLog = .standard) -> (any LLMProvider)? {
-        guard let provider = makeBare(settings: settings, keys: keys, http: http) else { return nil }
+        guard let bare = makeBare(settings: settings, keys: keys, http: http) else { return nil }
+        // Answers are scrubbed of every known secret before anything (the usage record included) reads them.
+        let provider: any LLMProvider = bare is UnavailableProvider ? bare : SecretScrubbingProvider(bare, secrets: keys.knownSecrets(), log: log)
         guard let database else { return provider }
         return UsageRecordingProvider(provider, database: database, meter: meter, log: log)
     }

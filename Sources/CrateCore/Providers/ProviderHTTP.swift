@@ -16,13 +16,24 @@ enum ProviderHTTP {
         do {
             return try await http.send(request)
         } catch let error as HTTPError {
-            throw ProviderError.transport(scrub(describe(error), secret: secret))
+            switch error {
+            case .bodyTooLarge, .invalidRequest, .invalidURL, .tooManyRedirects, .redirectRefused:
+                // The provider was reached (or the request never left): not "check the connection".
+                throw ProviderError.badResponse(scrub(describe(error), secret: secret))
+            case .connectionLost(let detail):
+                throw ProviderError.transport(scrub("\(cutOff) (\(detail))", secret: secret))
+            default:
+                throw ProviderError.transport(scrub(describe(error), secret: secret))
+            }
         } catch is CancellationError {
             throw ProviderError.transport("cancelled")
         } catch {
             throw ProviderError.transport(scrub(UserMessage.text(for: error), secret: secret))
         }
     }
+
+    /// How a `transport` detail starts when the provider answered but the answer stopped short.
+    static let cutOff = "the answer was cut off"
 
     static func describe(_ error: HTTPError) -> String {
         switch error {

@@ -31,9 +31,19 @@ public final class UsageRecordingProvider: LLMProvider {
         func elapsedMs() -> Int { Int((DispatchTime.now().uptimeNanoseconds - begin) / 1_000_000) }
         do {
             let response = try await base.complete(request)
+            // The reply's own words are not trusted for the bill: a count no call can have is
+            // clamped, and the call is priced as the model Crate asked for (a reply naming
+            // another, or none, would otherwise be "not priced" and free).
+            let usage = response.usage.clamped
+            if response.usage.isOutOfBounds {
+                log("\(kind.displayName) replied with token counts no call can have; counted as \(usage.input ?? 0) in, \(usage.output ?? 0) out")
+            }
+            if response.model != model {
+                log("\(kind.displayName) replied as model \(Self.shortName(response.model)) to a request for \(model); priced as \(model)")
+            }
             record(UsageRecord(
-                at: started, provider: kind.rawValue, model: response.model, purpose: request.purpose,
-                inputTokens: response.usage.input, outputTokens: response.usage.output,
+                at: started, provider: kind.rawValue, model: model, purpose: request.purpose,
+                inputTokens: usage.input, outputTokens: usage.output,
                 durationMs: elapsedMs(), success: true, usedSearch: response.usedSearch
             ))
             return response
@@ -46,6 +56,11 @@ public final class UsageRecordingProvider: LLMProvider {
             ))
             throw error
         }
+    }
+
+    /// A model name from a reply, for the log: bounded, printable ASCII only.
+    static func shortName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(64)))
     }
 
     private func record(_ record: UsageRecord) {

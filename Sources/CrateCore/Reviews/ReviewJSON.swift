@@ -37,6 +37,7 @@ public enum ReviewJSON {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
             return "{}"
         }
-        return String(decoding: data, as: UTF8.self)
+        // Review text comes from a model: C1 and bidirectional controls are escaped like C0.
+        return TerminalText.json(data)
     }
 }

@@ -22,6 +22,12 @@ public final class BatchQueue: Sendable {
         self.lease = lease
     }
 
+    /// Why `file` cannot be queued — it does not exist, or is a folder, a device or a pipe — as a
+    /// sentence; nil for an ordinary file (whether it is a usable JPEG is the scan's to say).
+    public static func refusal(for file: URL) -> String? {
+        ImageFile.problem(queueing: file.path)?.message
+    }
+
     /// Queues photos by absolute path; a photo already waiting is not queued twice.
     /// Returns how many were added.
     @discardableResult
@@ -88,8 +94,15 @@ public final class BatchQueue: Sendable {
     /// Otherwise (a wrong key, the network, a service asking for a pause, a full disk,
     /// cancellation) the item stays pending for
     /// the next run and false tells the caller to stop.
+    ///
+    /// Only a run that ends in the middle of work on the photo (a crash, a kill) counts toward
+    /// the poison-photo limit: a server's error and the user's interrupt give the attempt back.
     @discardableResult
     public func settle(_ item: BatchItem, after error: Error) throws -> Bool {
+        if ScanFailure.isServiceTrouble(error) {
+            try release(item, reason: ScanFailure(error).message)
+            return false
+        }
         if let failure = error as? ScanFailure {
             switch failure {
             case .notIdentified, .badImage:

@@ -25,7 +25,11 @@ extension VisionIdentifier: CoverIdentifying {
             // No network: plain words, and the photo waits in the queue for the connection.
             throw ScanFailure.offline(service: providerKind.displayName)
         } catch IdentificationError.provider(let error) {
-            // Network down, overloaded, refused: say so instead of "unable to identify".
+            // The scan was stopped (Ctrl+C, the window's cancel): not the service's answer at all.
+            if Task.isCancelled { throw CancellationError() }
+            // Overloaded, rate limited, a server error: passing trouble, typed so the queue keeps
+            // the photo's tries. Otherwise (refused, unreadable) say so instead of "unable to identify".
+            if error.isTransient { throw ServiceTroubleError(error) }
             throw ScanFailure.other(error.message)
         }
     }
@@ -43,4 +47,16 @@ extension ReviewService: AlbumReviewing {
             throw ProviderKeyProblem(keyProblemMessage: error.message)
         }
     }
+}
+
+/// A provider's passing trouble (429, 5xx, 529, a dropped connection) during a scan. Its message
+/// is the provider error's; the bulk queue puts the photo back with all its tries.
+public struct ServiceTroubleError: Error, Equatable, LocalizedError {
+    public let underlying: ProviderError
+
+    public init(_ underlying: ProviderError) {
+        self.underlying = underlying
+    }
+
+    public var errorDescription: String? { underlying.message }
 }

@@ -73,9 +73,9 @@ public enum ScanFailure: Error, Equatable, Sendable {
             return L10n.tr("Crate could not reach %@. Check the internet connection; the photo waits in History and is scanned again when the connection is back.", service)
         case .cancelled: return L10n.tr("Scan cancelled")
         case .mustWait(let service, let seconds, true):
-            return L10n.tr("%@ asked us to wait %@ — the scan is queued and will be tried again on the next run after that.", service, WaitDuration.spoken(seconds))
+            return L10n.tr("%@ asked Crate to pause; it waits %@ — the scan is queued and will be tried again on the next run after that.", service, WaitDuration.spoken(seconds))
         case .mustWait(let service, let seconds, false):
-            return L10n.tr("%@ asked us to wait %@ — this photo was not scanned and nothing was saved; scan it again after that.", service, WaitDuration.spoken(seconds))
+            return L10n.tr("%@ asked Crate to pause; it waits %@ — this photo was not scanned and nothing was saved; scan it again after that.", service, WaitDuration.spoken(seconds))
         }
     }
 }

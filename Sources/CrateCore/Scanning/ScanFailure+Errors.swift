@@ -31,7 +31,8 @@ extension ScanFailure {
     /// True for a provider call that never got an answer because the network is away.
     public static func isUnreachable(_ error: ProviderError) -> Bool {
         guard case .transport(let detail) = error else { return false }
-        return detail != "cancelled"
+        // A cut-off answer came from a reachable provider.
+        return detail != "cancelled" && !detail.hasPrefix(ProviderHTTP.cutOff)
     }
 
     /// True for the transport failures that mean "no connection" (not a server's answer).
@@ -51,6 +52,31 @@ extension ScanFailure {
         case MusicBrainzError.network(let error): return isUnreachable(error) ? "MusicBrainz" : nil
         case CoverArtError.network(let error): return isUnreachable(error) ? "the Cover Art Archive" : nil
         default: return nil
+        }
+    }
+
+    /// True for a service's passing trouble — a 429, a 5xx, Anthropic's 529, a dropped or timed-out
+    /// connection, a pause it asked for — that says nothing about the photo.
+    public static func isServiceTrouble(_ error: Error) -> Bool {
+        switch error {
+        case is ServiceTroubleError: return true
+        case let error as ProviderError: return error.isTransient
+        case IdentificationError.provider(let error): return error.isTransient
+        case let error as MusicBrainzError:
+            switch error {
+            case .busy, .server, .mustWait: return true
+            case .network(let http): return isUnreachable(http)
+            default: return false
+            }
+        case let error as CoverArtError:
+            switch error {
+            case .server, .mustWait: return true
+            case .network(let http): return isUnreachable(http)
+            default: return false
+            }
+        case let error as HTTPError: return isUnreachable(error)
+        case is RetryLaterError: return true
+        default: return false
         }
     }
 

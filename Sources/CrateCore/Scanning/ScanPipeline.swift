@@ -61,6 +61,8 @@ public final class ScanPipeline: AlbumScanner {
     /// A scan from the bulk queue: the scan is saved and `batchItem` marked done in one
     /// transaction (see `AppDatabase.saveScan(of:method:confidence:at:completingBatchItem:)`).
     public func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        // A library that cannot save (read-only, newer, damaged) says so before anything is paid for.
+        try database.checkWritable()
         let photo: PreparedPhoto
         let preparer = self.preparer
         do {
@@ -95,11 +97,15 @@ public final class ScanPipeline: AlbumScanner {
         }
         try Task.checkCancellation()
 
-        let (album, candidates) = try await resolve(answer, queued: batchItem != nil)
+        let (album, candidates, lookup) = try await resolve(answer, queued: batchItem != nil)
         let entry = try save(album, method: answer.usedSearch ? .visionSearch : .vision, confidence: answer.confidence,
-                             batchItem: batchItem, candidates: candidates)
+                             batchItem: batchItem, candidates: candidates, lookup: lookup)
+        if case .pending(let problem) = lookup {
+            // The search was just tried (with its retries): counted, and left to the repair pass.
+            if let albumID = entry.album.id { _ = try? database.recordTrackListFailure(albumID: albumID, message: problem) }
+        }
         events(.identified(entry.album))
-        var result = try await fetchDetails(for: entry, events: events)
+        var result = try await fetchDetails(for: entry, searchRelease: false, events: events)
         result.rankedCandidates = candidates
         return result
     }
@@ -136,6 +142,15 @@ public final class ScanPipeline: AlbumScanner {
             }
         }
         guard services.musicBrainz != nil || services.coverArt != nil else { return summary }
+        // Artwork files removed behind Crate's back (a cleared cache) are fetched again.
+        if services.coverArt != nil {
+            do {
+                let missing = try database.markMissingArtworkPending(in: artworkCache.directory)
+                if missing > 0 { Log.notice("repair: \(missing) album covers were missing from the artwork cache; fetching them again") }
+            } catch {
+                Log.error("repair: could not check the artwork files: \(UserMessage.text(for: error))")
+            }
+        }
         var tried: Set<Int64> = []
         var failuresInARow = 0
         while tried.count < limit, !Task.isCancelled {
@@ -150,10 +165,10 @@ public final class ScanPipeline: AlbumScanner {
             guard let work, let albumID = work.album.id else { break }
             tried.insert(albumID)
             summary.tried += 1
-            let outcomes = await completeDetails(of: work.album, tracks: work.needsTracks, artwork: work.needsArtwork)
+            let (outcomes, finalID) = await completeDetails(of: work.album, tracks: work.needsTracks, artwork: work.needsArtwork)
             try? database.releaseDetailsClaim(albumID: albumID)
-            if let album = try? database.album(id: albumID), album.tracksStatus != .pending, album.artworkStatus != .pending,
-               album.artworkStatus != .failed {
+            if finalID != albumID { tried.insert(finalID) }
+            if let album = try? database.album(id: finalID), Self.isComplete(album) {
                 summary.completed += 1
             }
             if outcomes.contains(.mustWait) {
@@ -167,6 +182,12 @@ public final class ScanPipeline: AlbumScanner {
             }
         }
         return summary
+    }
+
+    /// Nothing left to fetch: the track list and the artwork are each here or known not to exist.
+    static func isComplete(_ album: Album) -> Bool {
+        (album.tracksStatus == .ok || album.tracksStatus == .unavailable)
+            && (album.artworkStatus == .available || album.artworkStatus == .unavailable)
     }
 
     // MARK: - Private
@@ -186,6 +207,15 @@ public final class ScanPipeline: AlbumScanner {
             try Task.checkCancellation()
             guard let album = try database.album(id: hit.albumID), let coverHash = covers.hash(of: hit.albumID),
                   let url = album.artworkURL(in: artworkCache.directory) else { continue }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                // The cache was cleared: the repair pass fetches the artwork again.
+                do {
+                    try database.setArtwork(albumID: hit.albumID, status: .pending)
+                } catch {
+                    Log.error("could not mark missing artwork for fetching again: \(UserMessage.text(for: error))")
+                }
+                continue
+            }
             let verdict: CoverCheck? = try await BlockingWork.run {
                 guard let data = FileManager.default.contents(atPath: url.path),
                       let artwork = try? JPEGCodec.decode(data).0 else { return nil }
@@ -241,9 +271,29 @@ public final class ScanPipeline: AlbumScanner {
     }
 
     private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,
-                      candidates: [ScanCandidate] = []) throws -> HistoryEntry {
-        guard let batchItem else { return try database.saveScan(of: album, method: method, confidence: confidence, candidates: candidates) }
-        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem, candidates: candidates)
+                      candidates: [ScanCandidate] = [], lookup: SearchOutcome = .settled) throws -> HistoryEntry {
+        let lookup = lookup.forSaving
+        guard let batchItem else {
+            return try database.saveScan(of: album, method: method, confidence: confidence, candidates: candidates, lookup: lookup)
+        }
+        return try database.saveScan(of: album, method: method, confidence: confidence, completingBatchItem: batchItem,
+                                     candidates: candidates, lookup: lookup)
+    }
+
+    /// How the scan's MusicBrainz search went.
+    private enum SearchOutcome {
+        case settled
+        /// The search failed; the reason is counted against the album's tries.
+        case pending(String)
+        case resolved(title: String, artist: String)
+
+        var forSaving: ReleaseLookup {
+            switch self {
+            case .settled: return .settled
+            case .pending: return .pending
+            case .resolved(let title, let artist): return .resolved(title: title, artist: artist)
+            }
+        }
     }
 
     /// Throws `ScanFailure.mustWait` while MusicBrainz's pause is longer than a request waits.
@@ -259,19 +309,44 @@ public final class ScanPipeline: AlbumScanner {
     /// best first. A failed or empty search still gives an album (from the answer alone), so the
     /// scan is saved — except when MusicBrainz asked for a long pause: then the scan waits for
     /// later (`ScanFailure.mustWait`) rather than save an album without its MusicBrainz match.
-    private func resolve(_ answer: VisionAnswer, queued: Bool) async throws -> (Album, [ScanCandidate]) {
+    /// A search that found nothing is settled; one that could not be made is *pending*: the album
+    /// is saved waiting for it, and the repair pass searches again (and merges, never duplicates).
+    private func resolve(_ answer: VisionAnswer, queued: Bool) async throws -> (Album, [ScanCandidate], SearchOutcome) {
         let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
-        guard let musicBrainz = services.musicBrainz else { return (fallback, []) }
+        guard let musicBrainz = services.musicBrainz else { return (fallback, [], .settled) }
         do {
             let match = try await musicBrainz.findRelease(ReleaseQuery(title: answer.album, artist: answer.artist, year: answer.year))
-            guard let best = match.best else { return (fallback, []) }
+            guard let best = match.best else { return (fallback, [], .settled) }
             let runnersUp = match.runnersUp.map { ScanCandidate(album: Self.album(from: $0, answer: nil), score: $0.score) }
-            return (Self.album(from: best, answer: answer), runnersUp)
+            return (Self.album(from: best, answer: answer), runnersUp, .resolved(title: answer.album, artist: answer.artist))
         } catch MusicBrainzError.mustWait(let seconds) {
             throw ScanFailure.mustWait(service: "MusicBrainz", seconds: seconds, queued: queued)
         } catch {
             Log.error("MusicBrainz search failed: \(error.localizedDescription)")
-            return (fallback, [])
+            return (fallback, [], .pending(UserMessage.text(for: error)))
+        }
+    }
+
+    /// Searches MusicBrainz again for an album saved while its search could not be made, and
+    /// gives it its release (merged into the crate's album for that release, if there is one).
+    private func searchPendingRelease(_ album: Album) async -> (DetailsOutcome, Album?) {
+        guard let albumID = album.id, let musicBrainz = services.musicBrainz else { return (.skipped, nil) }
+        do {
+            let match = try await musicBrainz.findRelease(ReleaseQuery(title: album.title, artist: album.artist, year: album.year))
+            guard let best = match.best else {
+                try database.settlePendingReleaseWithoutMatch(albumID: albumID)
+                return (.done, nil)
+            }
+            var found = Self.album(from: best, answer: nil)
+            found.year = found.year ?? album.year
+            found.label = found.label ?? album.label
+            return (.done, try database.resolvePendingRelease(albumID: albumID, to: found))
+        } catch MusicBrainzError.mustWait {
+            return (.mustWait, nil)
+        } catch {
+            Log.error("MusicBrainz search for \(album.title) failed again: \(error.localizedDescription)")
+            _ = try? database.recordTrackListFailure(albumID: albumID, message: UserMessage.text(for: error))
+            return (.failed, nil)
         }
     }
 
@@ -302,13 +377,13 @@ public final class ScanPipeline: AlbumScanner {
     /// Artwork, track list and review at the same time; each fails on its own. The album's
     /// details are claimed first: when another process is already fetching them, this scan
     /// leaves them to it (and reports them pending).
-    private func fetchDetails(for entry: HistoryEntry, tracks: Bool = true, artwork: Bool = true,
+    private func fetchDetails(for entry: HistoryEntry, tracks: Bool = true, artwork: Bool = true, searchRelease: Bool = true,
                               events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)
         startDiscogsLookup(for: album)
         if let albumID = album.id, (try? database.claimDetails(albumID: albumID)) == true {
-            _ = await completeDetails(of: album, tracks: tracks, artwork: artwork)
+            _ = await completeDetails(of: album, tracks: tracks, artwork: artwork, searchRelease: searchRelease)
             try? database.releaseDetailsClaim(albumID: albumID)
         }
         let refreshed = (try? database.album(id: album.id ?? -1)) ?? nil
@@ -351,11 +426,31 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
-    /// The track list and the artwork side by side, for an album this process has claimed.
-    private func completeDetails(of album: Album, tracks: Bool, artwork: Bool) async -> [DetailsOutcome] {
+    /// The track list and the artwork side by side, for an album this process has claimed. An
+    /// album still waiting for its MusicBrainz search is searched first (when `searchRelease`);
+    /// it may then be merged into the crate's album for that release, whose id is returned.
+    private func completeDetails(of album: Album, tracks: Bool, artwork: Bool, searchRelease: Bool = true) async -> ([DetailsOutcome], Int64) {
+        var album = album, tracks = tracks, artwork = artwork
+        let claimedID = album.id ?? -1
+        if AppDatabase.isAwaitingRelease(album) {
+            guard searchRelease else { return ([.skipped], claimedID) }
+            let (outcome, resolved) = await searchPendingRelease(album)
+            guard let resolved, let resolvedID = resolved.id else { return ([outcome], claimedID) }
+            if resolvedID != claimedID {
+                // Merged into an album another scan saved: finish what it lacks if nobody else is.
+                guard (try? database.claimDetails(albumID: resolvedID)) == true else { return ([outcome], resolvedID) }
+                defer { try? database.releaseDetailsClaim(albumID: resolvedID) }
+                let merged = await completeDetails(of: resolved, tracks: resolved.tracksStatus == .pending,
+                                                   artwork: resolved.artworkStatus != .available, searchRelease: false)
+                return (merged.0, resolvedID)
+            }
+            album = resolved
+            tracks = true
+            artwork = resolved.artworkStatus != .available
+        }
         async let artworkOutcome = artwork ? fetchArtwork(for: album) : .skipped
         async let tracksOutcome = tracks ? fetchTracks(for: album) : .skipped
-        return await [artworkOutcome, tracksOutcome]
+        return (await [artworkOutcome, tracksOutcome], claimedID)
     }
 
     private func reviewOutcome(for album: Album, events: @escaping @Sendable (ScanEvent) -> Void, announce: Bool) async -> (Review?, String?) {

@@ -10,6 +10,8 @@ public enum KeySource: Equatable, Sendable {
     case refusedInsecureFile(String)
     /// The keys folder (this path) is world-writable; Crate refuses every key file in it.
     case refusedInsecureDirectory(String)
+    /// The key found at `location` (a file, or `$VARIABLE`) cannot be a key: `reason` says why.
+    case refusedMalformed(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum KeySource: Equatable, Sendable {
         case .missing: return "no key"
         case .refusedInsecureFile(let path): return "refused: \(path) is readable by others (chmod 600 it)"
         case .refusedInsecureDirectory(let path): return "refused: the folder \(path) is writable by others (chmod 700 it)"
+        case .refusedMalformed(let location, let reason): return "refused: \(location) \(reason)"
         }
     }
 
@@ -27,6 +30,7 @@ public enum KeySource: Equatable, Sendable {
         switch self {
         case .refusedInsecureFile(let path): return .readableByOthers(path: path)
         case .refusedInsecureDirectory(let path): return .folderWritableByOthers(path: path)
+        case .refusedMalformed(let location, let reason): return .malformed(location: location, reason: reason)
         case .environment, .secretService, .file, .missing: return nil
         }
     }
@@ -95,6 +99,7 @@ public struct KeyStore: Sendable {
     private func lookup(_ provider: ProviderKind) -> (source: KeySource, key: String?) {
         for name in provider.keyEnvironmentVariables {
             if let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+                if let reason = Self.malformation(of: value) { return (.refusedMalformed(location: "$" + name, reason: reason), nil) }
                 return (.environment(name), value)
             }
         }
@@ -117,12 +122,30 @@ public struct KeyStore: Sendable {
         if info.st_mode & 0o077 != 0 {
             return (.refusedInsecureFile(url.path), nil)
         }
-        guard let data = FileManager.default.contents(atPath: url.path),
-              let key = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !key.isEmpty else {
-            return (.missing, nil)
+        // Never read a huge file into memory (and a header): no key is near this size.
+        if info.st_size > Int64(Self.maximumKeyLength) * 4 {
+            return (.refusedMalformed(location: url.path, reason: "is \(info.st_size) bytes, far larger than an API key"), nil)
         }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return (.missing, nil) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return (.refusedMalformed(location: url.path, reason: "is not text"), nil)
+        }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { return (.missing, nil) }
+        if let reason = Self.malformation(of: key) { return (.refusedMalformed(location: url.path, reason: reason), nil) }
         return (.file(url.path), key)
+    }
+
+    /// The longest key Crate accepts; real ones are under 200 characters.
+    static let maximumKeyLength = 1_024
+
+    /// Why `key` cannot be an API key (it would go into an HTTP header), or nil when it can.
+    static func malformation(of key: String) -> String? {
+        if key.utf8.count > maximumKeyLength { return "holds \(key.utf8.count) characters, more than an API key has" }
+        if key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E }) {
+            return "holds a line break, a space or a character no API key has; it must be the key alone on one line"
+        }
+        return nil
     }
 }
 

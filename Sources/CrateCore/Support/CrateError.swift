@@ -52,3 +52,18 @@ public enum CrateError: Error, Equatable, Sendable {
 extension CrateError: LocalizedError {
     public var errorDescription: String? { message }
 }
+
+extension CrateError {
+    /// A failed file write in `directory`, said as what happened: a full disk (or quota) is
+    /// `diskFull`, not "check that you own it"; a refused write is `directoryNotWritable`.
+    public static func writing(_ error: Error, in directory: String) -> CrateError {
+        let nsError = error as NSError
+        let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        let posix = nsError.domain == NSPOSIXErrorDomain ? Int32(nsError.code)
+            : (underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? 0) : 0)
+        if posix == ENOSPC || posix == EDQUOT || (nsError.domain == NSCocoaErrorDomain && nsError.code == CocoaError.fileWriteOutOfSpace.rawValue) {
+            return .diskFull(path: directory)
+        }
+        return .directoryNotWritable(directory)
+    }
+}

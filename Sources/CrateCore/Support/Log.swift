@@ -9,15 +9,21 @@ public enum Log {
         return logger
     }()
 
+    /// The line as logged: prefixed, and on one line with every control and bidirectional
+    /// character spelled out, since log lines carry network and player text to stderr.
+    public static func line(_ message: String) -> String {
+        "[crate] " + TerminalText.escaped(message, keepingLayout: false)
+    }
+
     public static func notice(_ message: @autoclosure () -> String) {
-        shared.notice("[crate] \(message())")
+        shared.notice("\(line(message()))")
     }
 
     public static func error(_ message: @autoclosure () -> String) {
-        shared.error("[crate] \(message())")
+        shared.error("\(line(message()))")
     }
 
     public static func debug(_ message: @autoclosure () -> String) {
-        shared.debug("[crate] \(message())")
+        shared.debug("\(line(message()))")
     }
 }

@@ -89,7 +89,7 @@ struct CoverArtClientTests {
         Self.serveRelease(Self.release, on: server)
         server.route("/storage/mbid-\(Self.release)/30688716524_thumb500.jpg", responses: [.text("<html>not an image</html>")])
 
-        await #expect(throws: CoverArtError.invalidImage("it is not a JPEG image")) {
+        await #expect(throws: CoverArtError.invalidImage("it is not a JPEG or PNG image")) {
             try await Self.makeClient(server).frontCover(release: MBID(Self.release), releaseGroup: nil)
         }
     }

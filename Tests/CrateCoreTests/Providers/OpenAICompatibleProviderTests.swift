@@ -125,7 +125,7 @@ struct ProviderHTTPTests {
 
         settings.model = "claude-x"
         let keyed = ProviderFactory.make(settings: settings, keys: KeyStore(paths: dir.paths, environment: ["ANTHROPIC_API_KEY": "k"]), http: http)
-        #expect(keyed is AnthropicProvider)
+        #expect((keyed as? SecretScrubbingProvider)?.base is AnthropicProvider, "answers are scrubbed of known secrets")
         #expect(keyed?.model == "claude-x")
 
         settings.provider = .ollama

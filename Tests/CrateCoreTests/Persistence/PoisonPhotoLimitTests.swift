@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import CrateCore
+
+@Suite("Poison-photo limit")
+struct PoisonPhotoLimitTests {
+    /// Bug: three `batch run`s that ended in a provider's 429, 500, 503 or 529 (or three
+    /// interrupts) marked the photo failed as "interrupted 3 times; skipped", and it was never
+    /// retried. Only a run that dies in the middle of work on the photo counts toward the limit.
+    @Test("Transient service errors and interrupts never use up a photo's tries", arguments: [
+        ServiceTroubleError(.rateLimited(retryAfter: 30)) as any Error,
+        ServiceTroubleError(.serverError(status: 503)),
+        ServiceTroubleError(.overloaded),
+        IdentificationError.provider(.rateLimited(retryAfter: 30)),
+        IdentificationError.provider(.serverError(status: 500)),
+        IdentificationError.provider(.serverError(status: 503)),
+        IdentificationError.provider(.overloaded),
+        ProviderError.transport("timed out"),
+        MusicBrainzError.busy,
+        CancellationError(),
+    ])
+    func transientErrorsKeepThePhotoQueued(error: any Error) async throws {
+        let database = try AppDatabase.inMemory()
+        let queue = BatchQueue(database: database, maxAttempts: 3)
+        try queue.enqueue([URL(fileURLWithPath: "/photos/good.jpg")])
+        let failing = BatchRunner(queue: queue, scanner: ThrowingScanner(error: error))
+        for _ in 0..<5 {
+            await #expect(throws: (any Error).self) { try await failing.run { _ in } }
+        }
+        let waiting = try #require(try queue.items().first)
+        #expect(waiting.state == .pending)
+        #expect(waiting.attempts == 0)
+
+        // The service is back: the photo is scanned.
+        let runner = BatchRunner(queue: queue, scanner: ScriptedBatchScanner(database: database))
+        #expect(try await runner.run { _ in } == 1)
+        #expect(try queue.counts().done == 1)
+    }
+}
+
+private struct ThrowingScanner: BatchScanning {
+    let error: any Error
+
+    func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw error
+    }
+
+    func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw error
+    }
+}
