@@ -82,6 +82,8 @@ struct PlayCommand: AsyncParsableCommand {
         var skipped: [Int64] = []
         let token = simulator.store.state.subscribe { state in
             for id in state.skippedAlbumIDs where !skipped.contains(id) { skipped.append(id) }
+            // The album asked for had nothing to play: named like the skipped ones.
+            if let id = state.refusedAlbumID, !skipped.contains(id) { skipped.append(id) }
             if let message = state.message, messages.last != message { messages.append(message) }
         }
         await simulator.run(albumID: albumID, grid: grid, limitMs: limitMs)
@@ -94,7 +96,8 @@ struct PlayCommand: AsyncParsableCommand {
             let name = album.map { " (\(Terminal.field($0.artist)) — \(Terminal.field($0.title)))" } ?? ""
             Terminal.warn("album \(id)\(name) skipped: \(Self.whyNoTracks(album, id: id))")
         }
-        for message in messages where message != noTrackList {
+        let named = Set(skipped.map { Self.whyNoTracks((try? database.album(id: $0)).flatMap { $0 }, id: $0) })
+        for message in messages where message != noTrackList && !named.contains(message) {
             Terminal.warn(message)
         }
         if let problem = log.writeError {

@@ -163,7 +163,7 @@ public final class PlaybackStore {
             } else if let withoutFiles = content.withoutFiles[albumID] {
                 refuse(withoutFiles, albumID: albumID)
             } else {
-                refuse(PlaybackError.noTrackList(albumID: albumID), albumID: albumID)
+                refuse(Self.noTrackList(content.albums[albumID], albumID: albumID), albumID: albumID)
             }
             return
         }
@@ -179,6 +179,15 @@ public final class PlaybackStore {
         state.update { $0.isPreparingQueue = true }
         apply(content, to: &manager)
         await begin(manager, at: index, session: session)
+    }
+
+    /// Why an album has no track list: still on its way, given up on, or just missing.
+    static func noTrackList(_ album: Album?, albumID: Int64) -> PlaybackError {
+        switch album?.tracksStatus {
+        case .pending: return .trackListPending(albumID: albumID)
+        case .failed: return .trackListFailed(albumID: albumID)
+        default: return .noTrackList(albumID: albumID)
+        }
     }
 
     /// A request that cannot play: says why; what was playing goes on.
