@@ -1,6 +1,7 @@
 import CrateCore
 import CrateTestSupport
 import Foundation
+import Synchronization
 
 /// A loopback provider + MusicBrainz + Cover Art Archive that knows one album per photo, for the
 /// kill campaign: photo `k` (a copy of `covers/cover-k.jpg`) is identified as "Album k" by
@@ -9,6 +10,8 @@ import Foundation
 struct CampaignFixture {
     let server: FixtureServer
     let photos: [URL]
+    /// Faults injected into MusicBrainz and the Cover Art Archive (off unless a test turns them on).
+    let faults = CampaignFaults()
     /// The base64 of each photo's vision JPEG (what the provider receives) → the photo's index.
     private let photoByImage: [String: Int]
 
@@ -28,7 +31,7 @@ struct CampaignFixture {
         }
         self.photos = photos
         self.photoByImage = photoByImage
-        Self.route(server, photoByImage: photoByImage, covers: covers)
+        Self.route(server, photoByImage: photoByImage, covers: covers, faults: faults)
     }
 
     static func releaseID(_ index: Int) -> String {
@@ -69,7 +72,7 @@ struct CampaignFixture {
         return Int(path.dropFirst(prefix.count).prefix(8))
     }
 
-    private static func route(_ server: FixtureServer, photoByImage: [String: Int], covers: [Data]) {
+    private static func route(_ server: FixtureServer, photoByImage: [String: Int], covers: [Data], faults: CampaignFaults) {
         let imageBase = server.url("/caa")
         server.route("/v1/messages") { request in
             guard let image = imageData(in: request.body) else {
@@ -80,6 +83,7 @@ struct CampaignFixture {
             return .json(ProviderFixtures.anthropicMessage(answer))
         }
         server.route("/ws/2/release") { request in
+            if faults.strike() { return .text("busy", status: 503) }
             let query = request.queryItem("query") ?? ""
             guard let range = query.range(of: #"Album \d+"#, options: .regularExpression),
                   let index = Int(query[range].dropFirst("Album ".count)) else {
@@ -93,6 +97,7 @@ struct CampaignFixture {
                 """)
         }
         server.route("/ws/2/release/*") { request in
+            if faults.strike() { return .text("busy", status: 503) }
             guard let index = Self.index(inReleasePath: request.path, prefix: "/ws/2/release/") else { return .notFound }
             let id = releaseID(index)
             return .json("""
@@ -105,6 +110,7 @@ struct CampaignFixture {
                 """)
         }
         server.route("/caa/release/*") { request in
+            if faults.strike() { return .text("down", status: 500) }
             guard let index = Self.index(inReleasePath: request.path, prefix: "/caa/release/") else { return .notFound }
             return .json(CoverArtFixtures.index(releaseID: releaseID(index), imageBase: imageBase))
         }
@@ -112,5 +118,17 @@ struct CampaignFixture {
             guard let index = Self.index(inReleasePath: request.path, prefix: "/caa/img/"), covers.indices.contains(index) else { return .notFound }
             return .data(covers[index])
         }
+    }
+}
+
+/// The share of MusicBrainz and Cover Art Archive requests answered with a server error.
+final class CampaignFaults: Sendable {
+    private let rate = Mutex(0.0)
+
+    func set(_ share: Double) { rate.withLock { $0 = share } }
+
+    func strike() -> Bool {
+        let share = rate.withLock { $0 }
+        return share > 0 && Double.random(in: 0..<1) < share
     }
 }

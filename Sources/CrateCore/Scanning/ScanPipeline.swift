@@ -432,7 +432,8 @@ public final class ScanPipeline: AlbumScanner {
     private func completeDetails(of album: Album, tracks: Bool, artwork: Bool, searchRelease: Bool = true) async -> ([DetailsOutcome], Int64) {
         var album = album, tracks = tracks, artwork = artwork
         let claimedID = album.id ?? -1
-        if AppDatabase.isAwaitingRelease(album) {
+        // An album with a track list of its own (added by hand, from files) has nothing to search for.
+        if AppDatabase.isAwaitingRelease(album), (try? database.tracks(forAlbum: claimedID).isEmpty) ?? true {
             guard searchRelease else { return ([.skipped], claimedID) }
             let (outcome, resolved) = await searchPendingRelease(album)
             guard let resolved, let resolvedID = resolved.id else { return ([outcome], claimedID) }

@@ -32,7 +32,7 @@ struct UsageRecordingTests {
         #expect(records.count == 2)
         let success = try #require(records.first { $0.success })
         #expect(success.provider == "anthropic")
-        #expect(success.model == "claude-sonnet-4-5-20250929")
+        #expect(success.model == "claude-test", "recorded (and priced) as the model Crate asked for, not the one the reply names")
         #expect(success.purpose == .identify)
         #expect(success.inputTokens == 1650)
         #expect(success.outputTokens == 240)
