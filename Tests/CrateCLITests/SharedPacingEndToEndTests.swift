@@ -43,7 +43,10 @@ struct SharedPacingEndToEndTests {
         let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
         let smallest = gaps.min() ?? 0
         print("smallest gap between MusicBrainz requests across two processes: \(String(format: "%.3f", smallest)) s")
-        #expect(smallest >= 1.0, "gaps: \(gaps.map { String(format: "%.3f", $0) })")
+        // Slots are 1.1 s apart (exactly so on a manual clock: SharedPacingTests). Arrivals are
+        // measured at the server, after each process's own scheduling on a machine that may be
+        // busy, so half a second is asked here: unshared pacing sent them 0.02 s apart.
+        #expect(smallest >= 0.5, "gaps: \(gaps.map { String(format: "%.3f", $0) })")
         #expect(FileManager.default.fileExists(atPath: runtime.appendingPathComponent("crate/127.0.0.1_\(server.port).pace").path))
     }
 }
