@@ -3,7 +3,7 @@ import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite("Stores see the CLI's writes")
+@Suite("Stores see the CLI's writes", .tags(.process))
 @MainActor
 struct CrossProcessRefreshTests {
     @Test func aScanByTheCLIAppearsInOpenStores() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// docs/reliability.md #1: SIGKILL a process that is saving scans, at random moments, many times. After
 /// every kill the file passes `PRAGMA integrity_check` and holds every scan the writer reported
 /// as committed (it prints `saved <id>` only after each commit).
-@Suite("Kill -9 durability")
+@Suite("Kill -9 durability", .tags(.process, .slow))
 struct KillDurabilityTests {
     static let targetKills = 200
     /// Keeps the test within about a minute; the count reached is printed.

@@ -6,7 +6,7 @@ import Testing
 /// MusicBrainz answering `503` with `Retry-After: 600`: the CLI used to sit silent for 120 s and
 /// then give up. Now it answers within seconds, says how long MusicBrainz asked for, saves nothing
 /// half-done, and a queued photo stays queued for a later run.
-@Suite("A long MusicBrainz pause, end to end")
+@Suite("A long MusicBrainz pause, end to end", .tags(.process, .slow))
 struct LongRetryAfterEndToEndTests {
     /// `Retry-After` as seconds, or as an HTTP date ten minutes ahead (made when the answer is sent).
     enum Form: String, CaseIterable, Sendable {

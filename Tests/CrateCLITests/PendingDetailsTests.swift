@@ -7,7 +7,7 @@ import Testing
 /// Every album reaches a complete state eventually: a track list or artwork that did not arrive
 /// after the scan was saved (a 503, a silent server, a kill) is pending work in the library, which
 /// `--json` reports and the next Crate process — or a re-scan — finishes.
-@Suite("Pending album details")
+@Suite("Pending album details", .tags(.process, .slow))
 struct PendingDetailsTests {
     /// Whether the fixture's release lookup (and, when asked, the artwork) answers properly.
     final class Health: Sendable {

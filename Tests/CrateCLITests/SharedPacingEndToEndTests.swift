@@ -6,7 +6,7 @@ import Testing
 /// MusicBrainz allows one request per second per IP address. Two `crate scan` processes started
 /// together used to pace only themselves (requests 0.02 s apart); they now share their slots
 /// through a file under `$XDG_RUNTIME_DIR/crate/`.
-@Suite("MusicBrainz pacing across processes")
+@Suite("MusicBrainz pacing across processes", .tags(.process, .slow))
 struct SharedPacingEndToEndTests {
     /// Two processes, five new albums each (a search and a release lookup per album): both
     /// succeed, and no two MusicBrainz requests — from either process — arrive within 1.0 s.

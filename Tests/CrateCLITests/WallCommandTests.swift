@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("crate wall, favorite, dislike, unrate, feedback")
+@Suite("crate wall, favorite, dislike, unrate, feedback", .tags(.process))
 struct WallCommandTests {
     static func environment(_ server: FixtureServer, token: Bool = true, user: Bool = true) -> [String: String] {
         var env = [

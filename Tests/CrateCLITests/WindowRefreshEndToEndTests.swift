@@ -7,7 +7,7 @@ import Testing
 /// The window, under Xvfb, shows a scan that a separate `crate scan` process saved: the library
 /// announces the other process's commit and the grid and history refresh themselves, with no call
 /// from the window. Needs `xvfb-run` and `dbus-run-session` (installed by scripts/install-deps).
-@Suite("The window follows another process's scan")
+@Suite("The window follows another process's scan", .tags(.process, .slow))
 struct WindowRefreshEndToEndTests {
     static let desktop = CLIRunner.binary.deletingLastPathComponent().appendingPathComponent("CrateDesktop")
     static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")

@@ -5,7 +5,7 @@ import Testing
 @testable import CrateCore
 
 /// The real pipeline: files made at test time, played by `playbin` into a `fakesink`.
-@Suite("GStreamer player", .serialized) @MainActor
+@Suite("GStreamer player", .serialized, .tags(.gstreamer, .slow)) @MainActor
 struct GStreamerPlayerTests {
     /// As fast as the CPU decodes: for order, where timing is not the point.
     static let fastSink = "fakesink sync=false"
