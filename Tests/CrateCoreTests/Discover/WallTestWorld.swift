@@ -41,9 +41,10 @@ struct WallTestWorld {
         ]
     }
 
-    func builder(user: String? = "rob", timeout: TimeInterval = 5, answered: EventCounter? = nil) throws -> WallBuilder {
+    /// - Parameter answered: for each signal, counts the times its source gave all it will.
+    func builder(user: String? = "rob", timeout: TimeInterval = 5, answered: [WallSignal: EventCounter] = [:]) throws -> WallBuilder {
         let sources = sources(user: user).map { source -> any WallSource in
-            answered.map { ReportingSource(base: source, done: $0) } ?? source
+            answered[source.signal].map { ReportingSource(base: source, done: $0) } ?? source
         }
         return WallBuilder(sources: sources, table: try CrateDialTable.standard(), timeout: timeout, clock: deadlines)
     }
