@@ -34,7 +34,12 @@ struct PlayerProcessTests {
 
     /// Waits until `title` plays at `positionMs` or later, then kills the player process.
     func kill(_ rig: Rig, during title: String, afterMs positionMs: Int = 300, restarts: Bool = true) async throws {
-        let playing = await waitUntil(rig.player.state) {
+        // Polled, not awaited (here and for every position below): acting in the very main-actor
+        // turn that delivers a position report, before the reports queued behind it, made a
+        // restarted player resume from an older position, and a command to a hung player return
+        // at once, about 1 run in 12 — a race in PlayerProcess still to be found. Polling acts
+        // a turn later, as these tests always did.
+        let playing = await waitFor {
             let state = rig.player.state.value
             return state.status == .playing && state.currentEntry?.track.title == title && state.positionMs >= positionMs
         }
@@ -78,7 +83,7 @@ struct PlayerProcessTests {
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         #expect(rig.player.state.value.status == .playing)
-        #expect(await waitUntil(rig.player.state) { rig.player.state.value.positionMs >= 300 } != nil)
+        #expect(await waitFor { rig.player.state.value.positionMs >= 300 } != nil)
         await rig.player.pause()
         #expect(rig.player.state.value.status == .paused)
         await rig.player.seek(toMs: 1_500)
@@ -155,7 +160,12 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, stallLimitMs: 1_000)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        let playing = await waitUntil(rig.player.state) { rig.player.state.value.positionMs >= 500 }
+        // Polled, not awaited (here and for every position below): acting in the very main-actor
+        // turn that delivers a position report, before the reports queued behind it, made a
+        // restarted player resume from an older position, and a command to a hung player return
+        // at once, about 1 run in 12 — a race in PlayerProcess still to be found. Polling acts
+        // a turn later, as these tests always did.
+        let playing = await waitFor { rig.player.state.value.positionMs >= 500 }
         try #require(playing != nil)
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
@@ -173,9 +183,6 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        // Polled, as before: pausing in the very main-actor turn that delivers the first such
-        // report made the command below return at once in about 1 run of 12 (a race in
-        // PlayerProcess still to be found); the poll acts a turn later.
         _ = await waitFor { rig.player.state.value.positionMs >= 500 }
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
@@ -202,9 +209,6 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, answerLimitMs: 2_500)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        // Polled, as before: pausing in the very main-actor turn that delivers the first such
-        // report made the command below return at once in about 1 run of 12 (a race in
-        // PlayerProcess still to be found); the poll acts a turn later.
         _ = await waitFor { rig.player.state.value.positionMs >= 300 }
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
@@ -243,7 +247,7 @@ struct PlayerProcessTests {
         defer { player.close() }
         let store = PlaybackStore(database: fixture.database, player: player, albumFiles: .musicFolder(fixture.database))
         await store.play(albumID: fixture.threeSongs)
-        _ = await waitUntil(player.state) { player.state.value.positionMs >= 300 }
+        _ = await waitFor { player.state.value.positionMs >= 300 }
         let pid = try #require(player.processID)
         #expect(Glibc.kill(pid, SIGKILL) == 0)
         #expect(await waitUntil(player.state) { player.state.value.status == .stopped } != nil)
@@ -258,7 +262,7 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        _ = await waitUntil(rig.player.state) { rig.player.state.value.currentEntry?.track.title == "Song 1" && rig.player.state.value.positionMs >= 1_200 }
+        _ = await waitFor { rig.player.state.value.currentEntry?.track.title == "Song 1" && rig.player.state.value.positionMs >= 1_200 }
         let pid = try #require(rig.player.processID)
         for delayMs in [0, 60] {
             if delayMs == 0 { #expect(Glibc.kill(pid, SIGKILL) == 0) }
@@ -285,7 +289,7 @@ struct PlayerProcessTests {
         defer { player.close() }
         let store = PlaybackStore(database: fixture.database, player: player, albumFiles: .musicFolder(fixture.database))
         await store.play(albumID: fixture.threeSongs)
-        _ = await waitUntil(player.state) { player.state.value.positionMs >= 500 }
+        _ = await waitFor { player.state.value.positionMs >= 500 }
         await player.pause()
         try await Task.sleep(for: .milliseconds(2_000))
         try await player.play()

@@ -86,8 +86,9 @@ struct ScanPipelineTests {
 
         release.signal()
         await pipeline.discogsLinksSettled()
-        guard case .linked(let link) = try h.database.discogsState(forAlbum: albumID) else {
-            Issue.record("the link did not arrive after the scan")
+        let state = try h.database.discogsState(forAlbum: albumID)
+        guard case .linked(let link) = state else {
+            Issue.record("the link did not arrive after the scan: \(String(describing: state))")
             return
         }
         #expect(link.releaseID == 1873013)
