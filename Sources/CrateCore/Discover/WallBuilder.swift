@@ -129,13 +129,36 @@ public struct WallBuilder: Sendable {
         let once = ResumeOnce<Result<T, Error>>()
         return await withCheckedContinuation { continuation in
             once.arm(continuation)
-            let work = Task {
-                once.resume(with: await attempt(body))
-            }
-            Task {
+            let work = TaskSlot()
+            let timer = Task {
                 try? await clock.sleep(seconds: max(0, seconds))
                 if once.resume(with: .failure(WallError.timedOut(seconds: seconds))) { work.cancel() }
             }
+            work.start {
+                once.resume(with: await attempt(body))
+                // The limit is moot once the body is in: end its wait instead of leaving it asleep.
+                timer.cancel()
+            }
+        }
+    }
+}
+
+/// A task that may be cancelled before it is started (it then starts cancelled).
+final class TaskSlot: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func start(_ operation: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            let task = Task(operation: operation)
+            if state.cancelled { task.cancel() }
+            state.task = task
+        }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.task?.cancel()
         }
     }
 }

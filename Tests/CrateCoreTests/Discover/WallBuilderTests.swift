@@ -120,7 +120,7 @@ struct WallBuilderTests {
     ]
 
     /// The time limit is the world's manual clock: it passes only for the hang, and only once
-    /// every other signal has given all it will, so it can cut off nothing but the hang.
+    /// every other signal's answer is in, so it can cut off nothing but the hang.
     @Test(.timeLimit(.minutes(10)), arguments: WallSignal.allCases)
     func eachSignalFailingInTurnStillFillsTheWall(_ failing: WallSignal) async throws {
         for (name, fault) in Self.faults {
@@ -131,8 +131,11 @@ struct WallBuilderTests {
             let builder = try world.builder(timeout: 5, answered: answered)
             let building = Task { await builder.build(dial: .mixed, count: 60) }
             if name == "hang" {
-                // Each of the others, by name: the hanging one may end on its own request timeout.
+                // Each of the others has given all it will (by name: the hanging one may end on
+                // its own request timeout), and the builder has taken it in: a signal's time limit
+                // stops waiting once its answer is in, so only the hang's limit is still asleep.
                 for signal in WallSignal.allCases where signal != failing { await answered[signal]?.wait(for: 1) }
+                while world.deadlines.sleeperCount > 1 { try await Task.sleep(for: .milliseconds(1)) }
                 world.deadlines.expireAll()
             }
 
