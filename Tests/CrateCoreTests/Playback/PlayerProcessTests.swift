@@ -32,13 +32,29 @@ struct PlayerProcessTests {
 
     func played(_ log: PlaybackLog) throws -> [String] { try PlaybackFixtures.played(log) }
 
+    /// Waits until every thread of `pid` is stopped (state T in /proc), or the process is gone
+    /// (a watchdog may kill it first), up to a hang ceiling.
+    static func waitUntilStopped(_ pid: Int32) async -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        for _ in 0..<12_000 {
+            guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return true }
+            let states = threads.compactMap { thread -> Character? in
+                guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                return stat[stat.index(after: close)...].dropFirst().first
+            }
+            if !states.isEmpty, states.count == threads.count, states.allSatisfy({ $0 == "T" || $0 == "t" }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// Waits until `title` plays at `positionMs` or later, then kills the player process.
     func kill(_ rig: Rig, during title: String, afterMs positionMs: Int = 300, restarts: Bool = true) async throws {
-        // Polled, not awaited (here and for every position below): acting in the very main-actor
-        // turn that delivers a position report, before the reports queued behind it, made a
-        // restarted player resume from an older position, and a command to a hung player return
-        // at once, about 1 run in 12 — a race in PlayerProcess still to be found. Polling acts
-        // a turn later, as these tests always did.
+        // Polled, not awaited (here and for every position below): killing the player in the
+        // very main-actor turn that delivers a position report, before the reports queued behind
+        // it, once made the restarted player resume from an older position (killedOnce). Polling
+        // acts a turn later, as these tests always did.
         let playing = await waitFor {
             let state = rig.player.state.value
             return state.status == .playing && state.currentEntry?.track.title == title && state.positionMs >= positionMs
@@ -160,15 +176,13 @@ struct PlayerProcessTests {
         let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2, stallLimitMs: 1_000)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
-        // Polled, not awaited (here and for every position below): acting in the very main-actor
-        // turn that delivers a position report, before the reports queued behind it, made a
-        // restarted player resume from an older position, and a command to a hung player return
-        // at once, about 1 run in 12 — a race in PlayerProcess still to be found. Polling acts
-        // a turn later, as these tests always did.
         let playing = await waitFor { rig.player.state.value.positionMs >= 500 }
         try #require(playing != nil)
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
+        // kill() returns before every thread has stopped: until then the player can still read
+        // and answer the next command (seen on a busy machine), so wait until it is stopped.
+        #expect(await Self.waitUntilStopped(pid))
         #expect(await waitFor { rig.player.processID != pid && rig.player.state.value.status == .playing } != nil)
         #expect(await waitUntilDone(rig))
         #expect(try played(rig.log) == ["Song 1", "Song 2", "Song 3"])
@@ -187,6 +201,9 @@ struct PlayerProcessTests {
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
+        // kill() returns before every thread has stopped: until then the player can still read
+        // and answer the next command (seen on a busy machine), so wait until it is stopped.
+        #expect(await Self.waitUntilStopped(pid))
         let started = ContinuousClock.now
         await rig.player.seek(toMs: 1_500)
         // Not a timing claim (the answer limit is 2.5 s, then a new player starts): a command
@@ -213,6 +230,9 @@ struct PlayerProcessTests {
         await rig.player.pause()
         let pid = try #require(rig.player.processID)
         #expect(Glibc.kill(pid, SIGSTOP) == 0)
+        // kill() returns before every thread has stopped: until then the player can still read
+        // and answer the next command (seen on a busy machine), so wait until it is stopped.
+        #expect(await Self.waitUntilStopped(pid))
         // About 400 KB of requests: more than a pipe holds, for a player that reads nothing.
         let file = rig.fixture.root + "/Tagged Artist/Three Songs/03.flac"
         let entries = (0..<2_000).map { n in
