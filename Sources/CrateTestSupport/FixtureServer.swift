@@ -4,7 +4,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for tests that must never touch the
+/// A tiny HTTP/1.1 server on 127.0.0.1 with a port of its own, for tests that must never touch the
 /// internet. Routes are scripted; every request is recorded. One thread per connection, one
 /// response per connection (`Connection: close`), raw POSIX sockets so slow-drip and endless
 /// bodies are easy to produce.
@@ -21,35 +21,48 @@ public final class FixtureServer: @unchecked Sendable {
     private var recorded: [RecordedRequest] = []
     private var running = true
 
-    /// Binds to 127.0.0.1 on a port the kernel picks and starts accepting.
+    /// Binds to 127.0.0.1 on a free port and starts accepting.
+    ///
+    /// The port is chosen here, below the kernel's ephemeral range, and bound by number: a port
+    /// bound by number stays this server's after `stop()` (refusing connections) until the server
+    /// is released, so with tests running in parallel a stopped server's port never leads to
+    /// another test's server. (No SO_REUSEADDR either, which would let another socket share it.)
     public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw FixtureServerError.socket(errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        var chosen: UInt16?
+        for _ in 0..<500 {
+            let candidate = UInt16.random(in: 20_000...32_000)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = candidate.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 {
+                chosen = candidate
+                break
+            }
+            guard errno == EADDRINUSE || errno == EACCES else { break }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        guard let chosen, listen(fd, 64) == 0 else {
+            let error = errno
             close(fd)
-            throw FixtureServerError.socket(errno)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            throw FixtureServerError.socket(error)
         }
         listenFD = fd
-        port = UInt16(bigEndian: address.sin_port)
+        port = chosen
         let thread = Thread { [weak self] in self?.acceptLoop() }
         thread.name = "FixtureServer.accept"
         thread.start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        // The accept loop holds the server while it runs, so it has ended: the fd is free to go.
+        close(listenFD)
+    }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -88,10 +101,17 @@ public final class FixtureServer: @unchecked Sendable {
     }
 
     /// Stops accepting and ends open connections (endless bodies, silent answers) within ~0.1 s.
+    /// Connections to the port are refused from then on, until the server is released.
     public func stop() {
         lock.lock()
+        defer { lock.unlock() }
+        guard running else { return }
         running = false
-        lock.unlock()
+        // Stop listening but keep the port (bound by number, so the kernel keeps it), at once:
+        // a request made right after `stop()` is refused, as by a service that is down.
+        var unspecified = sockaddr()
+        unspecified.sa_family = sa_family_t(AF_UNSPEC)
+        _ = connect(listenFD, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
     }
 
     var isRunning: Bool {
@@ -109,7 +129,6 @@ public enum FixtureServerError: Error {
 
 private extension FixtureServer {
     func acceptLoop() {
-        defer { close(listenFD) }
         while isRunning {
             var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }

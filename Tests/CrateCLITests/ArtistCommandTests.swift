@@ -3,7 +3,7 @@ import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite("crate artist and crate genres")
+@Suite("crate artist and crate genres", .tags(.process))
 struct ArtistCommandTests {
     static let artistID = "65f4f0c5-ef9e-490c-aee3-909e7ae6b2ab"
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Hostile or odd input — escape sequences from the network, absurd numbers, huge or strange
 /// files, unsafe key files, non-UTF-8 names — gets a clear sentence, never a crash or a raw dump.
-@Suite("Bad input, honest output")
+@Suite("Bad input, honest output", .tags(.process))
 struct BadInputTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/images")
@@ -120,9 +120,12 @@ struct BadInputTests {
             try RawProcess.run([Array("scan".utf8), Array("--offline".utf8), Array(photo.path.utf8)], environment: environment, in: root)
         }
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        // Refused on its size (the message names the limit) with little memory: nothing was read
+        // in. How fast depends on the machine's load, so time is printed, not asserted.
         #expect(result.stdout.contains("100 MB"), "\(result.stdout)")
-        #expect(result.maxRSS < 300 << 20, "peak memory \(result.maxRSS >> 20) MB")
-        #expect(result.seconds < 10)
+        let peak = try #require(result.maxRSS, "the peak is measured with /usr/bin/time (scripts/install-deps installs it)")
+        #expect(peak < 300 << 20, "peak memory \(peak >> 20) MB")
+        print("a 4 GB sparse photo refused after \(String(format: "%.2f", result.seconds)) s, peak \(peak >> 20) MB")
     }
 
     @Test func aFolderAFIFOAndASymlinkLoopEachGetTheirOwnSentence() async throws {

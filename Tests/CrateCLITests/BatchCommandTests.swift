@@ -4,7 +4,7 @@ import Testing
 
 /// docs/reliability.md #5: a bulk scan of 100 photos killed halfway resumes on restart; no photo is
 /// scanned twice and none is lost.
-@Suite("crate batch")
+@Suite("crate batch", .tags(.process, .slow))
 struct BatchCommandTests {
     /// 100 distinct files (copies of one fixture cover) that tier 0 recognises offline.
     private static func hundredPhotos(in cli: CLIRunner) throws -> [String] {

@@ -2,7 +2,7 @@ import CrateCore
 import Foundation
 import Testing
 
-@Suite("crate CLI")
+@Suite("crate CLI", .tags(.process))
 struct CLITests {
     @Test func printsItsVersion() async throws {
         let result = try await CLIRunner().run(["--version"])

@@ -6,7 +6,7 @@ import Testing
 
 /// Many `crate` processes, one library (docs/reliability.md #18, #19): opening and migrating under
 /// one lock, and queue items claimed by exactly one process.
-@Suite("Many processes, one library")
+@Suite("Many processes, one library", .tags(.process, .slow))
 struct ConcurrentProcessesTests {
     /// Starts every command at the same moment (each on its own thread) and waits for all.
     private static func runTogether(_ cli: CLIRunner, _ commands: [[String]], extraEnvironment: [String: String] = [:]) throws -> [CLIRunner.Result] {

@@ -3,7 +3,7 @@ import CrateTestSupport
 import Foundation
 import Testing
 
-@Suite("crate genre")
+@Suite("crate genre", .tags(.process))
 struct GenreCommandTests {
     struct FeedOutput: Decodable {
         struct Item: Decodable {

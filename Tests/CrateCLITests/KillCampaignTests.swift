@@ -11,7 +11,7 @@ import Testing
 ///
 /// `CRATE_KILL_CAMPAIGN_KILLS` (default 200) and `CRATE_KILL_CAMPAIGN_SECONDS` (default 240, a
 /// budget after which the campaign stops with the kills it reached) size the run.
-@Suite("Kill -9 campaign over scans and batches")
+@Suite("Kill -9 campaign over scans and batches", .tags(.process, .slow))
 struct KillCampaignTests {
     static let photoCount = 8
 

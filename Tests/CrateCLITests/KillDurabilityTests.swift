@@ -5,11 +5,15 @@ import Testing
 /// docs/reliability.md #1: SIGKILL a process that is saving scans, at random moments, many times. After
 /// every kill the file passes `PRAGMA integrity_check` and holds every scan the writer reported
 /// as committed (it prints `saved <id>` only after each commit).
-@Suite("Kill -9 durability")
+@Suite("Kill -9 durability", .tags(.process, .slow))
 struct KillDurabilityTests {
     static let targetKills = 200
-    /// Keeps the test within about a minute on a slow CI machine; the count reached is printed.
+    /// Keeps the test within about a minute; the count reached is printed.
     static let budget: TimeInterval = 55
+    /// Fewer kills than this mean nothing, so a machine too busy to reach them in the budget
+    /// goes on (up to `ceiling`) instead of failing for being slow.
+    static let minimumKills = 50
+    static let ceiling: TimeInterval = 150
 
     @Test(.timeLimit(.minutes(3)))
     func everyReportedScanSurvivesRepeatedKills() async throws {
@@ -20,7 +24,9 @@ struct KillDurabilityTests {
             var stats = Stats()
             var generator = SystemRandomNumberGenerator()
             let start = Date()
-            while stats.kills < Self.targetKills, Date().timeIntervalSince(start) < Self.budget {
+            while stats.kills < Self.targetKills {
+                let elapsed = Date().timeIntervalSince(start)
+                guard elapsed < Self.budget || (stats.kills < Self.minimumKills && elapsed < Self.ceiling) else { break }
                 let child = try ChildProcess(["debug", "write-scans", "1000000"], environment: environment, captureOutput: true)
                 // Random moments: before the library is open, mid-migration, and mid-write. One
                 // kill in four waits longer, so a machine slow to start processes still gets kills
@@ -47,7 +53,7 @@ struct KillDurabilityTests {
             return stats
         }
         print("kill -9 durability: \(stats.kills) kills (\(stats.exitedEarly) exited first) in \(Int(stats.seconds)) s, \(stats.checks) integrity checks, \(stats.integrityFailures.count) failed, \(stats.reported.count) scans reported saved, \(stats.missing.count) missing")
-        #expect(stats.kills >= 50, "too few kills to mean anything: \(stats.kills)")
+        #expect(stats.kills >= Self.minimumKills, "too few kills to mean anything: \(stats.kills)")
         #expect(stats.integrityFailures.isEmpty, "\(stats.integrityFailures.prefix(3))")
         #expect(stats.missing.isEmpty, "reported but lost: \(stats.missing.sorted().prefix(10))")
         #expect(stats.orphans == 0)

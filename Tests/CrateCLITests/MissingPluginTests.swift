@@ -4,7 +4,7 @@ import Testing
 
 /// `crate` with its plugins missing (CRATE_PLUGIN_DIR pointed at an empty folder): playback and
 /// tier-0 verification say so through a typed error, and the process exits normally.
-@Suite("crate without its plugins")
+@Suite("crate without its plugins", .tags(.process))
 struct MissingPluginTests {
     @Test("crate play without the playback engine: a clear message, exit 1, no crash")
     func playWithoutTheEngine() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `crate music scan/status` and `crate play` with files, through the built binary.
-@Suite("crate music")
+@Suite("crate music", .tags(.process))
 struct MusicCommandTests {
     /// A music folder with one tagged 3-track album, and a library holding it plus one album without files.
     static func setUp(_ cli: CLIRunner) throws -> (music: String, withFiles: Int64, withoutFiles: Int64) {

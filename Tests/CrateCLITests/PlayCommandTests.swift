@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Runs the built `crate` binary against a scratch library.
-@Suite("crate play")
+@Suite("crate play", .tags(.process))
 struct PlayCommandTests {
     /// The `crate` executable sits next to the test bundle in the build directory.
     static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

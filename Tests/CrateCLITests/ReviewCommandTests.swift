@@ -3,7 +3,7 @@ import Foundation
 import CrateTestSupport
 import Testing
 
-@Suite("crate review")
+@Suite("crate review", .tags(.process))
 struct ReviewCommandTests {
     @Test func cachedReviewIsPrintedAsJSONForTheDeluxeTitle() async throws {
         let cli = try CLIRunner()

@@ -2,7 +2,7 @@ import CrateCore
 import Foundation
 import Testing
 
-@Suite("crate scan")
+@Suite("crate scan", .tags(.process))
 struct ScanCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/images")

@@ -5,7 +5,7 @@ import Testing
 
 /// `crate scan` against a loopback server that plays Anthropic, MusicBrainz and the Cover Art
 /// Archive: the whole pipeline, the real binary, no internet.
-@Suite("crate scan end to end")
+@Suite("crate scan end to end", .tags(.process, .slow))
 struct ScanEndToEndTests {
     static let identification = #"{"artist":"Fleetwood Mac","album":"Rumours","year":"1977","label":null,"readable_text":"FLEETWOOD MAC RUMOURS","text_confidence":"high","search_needed":false,"confidence":0.93}"#
 

@@ -7,7 +7,7 @@ import Testing
 /// A key saved through Preferences lands in a real Secret Service (libsecret over D-Bus) and a
 /// separate `crate scan` process finds it there. Runs only inside the throwaway keyring session
 /// that `scripts/test-secret-service` starts (it would otherwise write to the user's own keyring).
-@Suite("Secret Service end to end")
+@Suite("Secret Service end to end", .tags(.process, .slow))
 struct SecretServiceEndToEndTests {
     static let enabled = ProcessInfo.processInfo.environment["CRATE_EXPECT_SECRET_SERVICE"] == "1"
 

@@ -4,7 +4,7 @@ import Testing
 /// A real process in the pseudo-locale: the catalogue compiled from po/en@pseudo.po is found
 /// through CRATE_LOCALE_DIR and the core's messages come out translated; without LANGUAGE they
 /// stay English.
-@Suite("Translated CLI output")
+@Suite("Translated CLI output", .tags(.process))
 struct TranslationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -2,7 +2,7 @@ import CrateCore
 import Foundation
 import Testing
 
-@Suite("crate usage")
+@Suite("crate usage", .tags(.process))
 struct UsageCommandTests {
     @Test func setsTheBudgetAndPrintsTheMonth() async throws {
         let cli = try CLIRunner()

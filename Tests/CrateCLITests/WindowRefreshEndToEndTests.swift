@@ -7,7 +7,7 @@ import Testing
 /// The window, under Xvfb, shows a scan that a separate `crate scan` process saved: the library
 /// announces the other process's commit and the grid and history refresh themselves, with no call
 /// from the window. Needs `xvfb-run` and `dbus-run-session` (installed by scripts/install-deps).
-@Suite("The window follows another process's scan")
+@Suite("The window follows another process's scan", .tags(.process, .slow))
 struct WindowRefreshEndToEndTests {
     static let desktop = CLIRunner.binary.deletingLastPathComponent().appendingPathComponent("CrateDesktop")
     static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/xvfb-run")
@@ -61,7 +61,7 @@ struct WindowRefreshEndToEndTests {
     }
 
     @Test(.enabled(if: available))
-    func aCrateScanFromAnotherProcessAppearsInTheGridAndHistoryWithinASecond() async throws {
+    func aCrateScanFromAnotherProcessAppearsInTheGridAndHistory() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         ScanEndToEndTests.serve(server, cover: try Data(contentsOf: ScanCommandTests.fixtures.appendingPathComponent("covers/cover-00.jpg")))
@@ -95,13 +95,15 @@ struct WindowRefreshEndToEndTests {
         let committed = Date()  // The process has exited, so its commit is behind us.
         #expect(result.status == 0, "\(result.stderr)")
 
-        // Then the grid and the history show it within a second
+        // Then the grid and the history show it. The 1 s target is printed here and held by
+        // scripts/ui-change-feed-test; this test waits on the window's own lines, with a ceiling
+        // that only catches a window that never refreshes.
         for line in ["grid-count 1", "history-count 1"] {
-            let seen = try await BlockingWork.run { lines.wait(for: line, timeout: 5) }
+            let seen = try await BlockingWork.run { lines.wait(for: line, timeout: 120) }
             let delay = seen.map { $0.timeIntervalSince(committed) }
             // Negative: shown while the other process was still fetching artwork and the review.
             print("window: '\(line)' \(delay.map { String(format: "%+.0f ms", $0 * 1000) } ?? "never") relative to the scan process's exit")
-            #expect(delay.map { $0 < 1.0 } == true, "'\(line)' took \(String(describing: delay)) s")
+            #expect(seen != nil, "'\(line)' never shown")
         }
     }
 }

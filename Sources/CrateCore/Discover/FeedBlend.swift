@@ -20,13 +20,13 @@ public enum FeedBlender {
     /// with `missing(signal)`.
     public static func fetchAll<Signal: Hashable & Sendable>(
         _ signals: [Signal], fetchers: [Signal: Fetch], request: WallSourceRequest, timeout: TimeInterval,
-        missing: @Sendable (Signal) -> Error
+        clock: any NetworkClock = SystemNetworkClock(), missing: @Sendable (Signal) -> Error
     ) async -> [Signal: Result<[WallItem], Error>] {
         await withTaskGroup(of: (Signal, Result<[WallItem], Error>).self) { group in
             for signal in signals {
                 guard let fetch = fetchers[signal] else { continue }
                 group.addTask {
-                    (signal, await WallBuilder.withTimeout(timeout) { try await fetch(request) })
+                    (signal, await WallBuilder.withTimeout(timeout, clock: clock) { try await fetch(request) })
                 }
             }
             var results: [Signal: Result<[WallItem], Error>] = [:]

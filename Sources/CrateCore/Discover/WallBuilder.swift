@@ -27,13 +27,16 @@ public struct WallBuilder: Sendable {
     public let table: CrateDialTable
     /// Seconds each signal has; one that takes longer is left out (it is listed as unavailable).
     public let timeout: TimeInterval
+    /// Times the limits; tests pass one whose deadlines pass only when the test says so.
+    public let clock: any NetworkClock
 
-    public init(sources: [any WallSource], table: CrateDialTable, timeout: TimeInterval = 5) {
+    public init(sources: [any WallSource], table: CrateDialTable, timeout: TimeInterval = 5, clock: any NetworkClock = SystemNetworkClock()) {
         var map: [WallSignal: any WallSource] = [:]
         for source in sources { map[source.signal] = source }
         self.sources = map
         self.table = table
         self.timeout = timeout
+        self.clock = clock
     }
 
     /// - Parameters:
@@ -82,20 +85,20 @@ public struct WallBuilder: Sendable {
     /// a time limit of its own (the wall is shown meanwhile, so it holds nothing back).
     private func fetchAll(_ signals: [WallSignal], request: WallSourceRequest)
         async -> ([WallSignal: Result<[WallItem], Error>], [WallSignal: Rest], [WallSignal: Double], [WallSignal: Double]) {
-        let sources = self.sources, timeout = self.timeout
+        let sources = self.sources, timeout = self.timeout, clock = self.clock
         return await withTaskGroup(of: (WallSignal, Result<[WallItem], Error>, Rest?, Double, Double).self) { group in
             for signal in signals {
                 guard let source = sources[signal] else { continue }
                 group.addTask {
                     let start = ContinuousClock.now
-                    let result = await WallBuilder.withTimeout(timeout) { try await source.answer(request) }
+                    let result = await WallBuilder.withTimeout(timeout, clock: clock) { try await source.answer(request) }
                     let elapsed = (ContinuousClock.now - start).seconds
                     switch result {
                     case .failure(let error):
                         return (signal, .failure(error), nil, elapsed * 1000, 0)
                     case .success(let answer):
                         let rest = answer.rest.map { rest in
-                            Task { await WallBuilder.withTimeout(timeout) { try await rest() } }
+                            Task { await WallBuilder.withTimeout(timeout, clock: clock) { try await rest() } }
                         }
                         return (signal, .success(answer.items), rest, elapsed * 1000, answer.restShare)
                     }
@@ -121,17 +124,41 @@ public struct WallBuilder: Sendable {
     /// The body's result, or `WallError.timedOut` when it takes longer than `seconds`. The body
     /// is then cancelled (a libcurl transfer notices within its progress interval) but not
     /// waited for: a source that ignores cancellation cannot hold the wall back.
-    static func withTimeout<T: Sendable>(_ seconds: TimeInterval, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, Error> {
+    static func withTimeout<T: Sendable>(_ seconds: TimeInterval, clock: any NetworkClock,
+                                         _ body: @escaping @Sendable () async throws -> T) async -> Result<T, Error> {
         let once = ResumeOnce<Result<T, Error>>()
         return await withCheckedContinuation { continuation in
             once.arm(continuation)
-            let work = Task {
-                once.resume(with: await attempt(body))
-            }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+            let work = TaskSlot()
+            let timer = Task {
+                try? await clock.sleep(seconds: max(0, seconds))
                 if once.resume(with: .failure(WallError.timedOut(seconds: seconds))) { work.cancel() }
             }
+            work.start {
+                once.resume(with: await attempt(body))
+                // The limit is moot once the body is in: end its wait instead of leaving it asleep.
+                timer.cancel()
+            }
+        }
+    }
+}
+
+/// A task that may be cancelled before it is started (it then starts cancelled).
+final class TaskSlot: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func start(_ operation: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            let task = Task(operation: operation)
+            if state.cancelled { task.cancel() }
+            state.task = task
+        }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.task?.cancel()
         }
     }
 }

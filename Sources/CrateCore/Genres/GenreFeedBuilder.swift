@@ -29,13 +29,16 @@ public struct GenreFeedBuilder: Sendable {
     public let sources: [GenreSignal: any GenreFeedSource]
     public let table: GenreDialTable
     public let timeout: TimeInterval
+    /// Times the limits; tests pass one whose deadlines pass only when the test says so.
+    public let clock: any NetworkClock
 
-    public init(sources: [any GenreFeedSource], table: GenreDialTable, timeout: TimeInterval = 20) {
+    public init(sources: [any GenreFeedSource], table: GenreDialTable, timeout: TimeInterval = 20, clock: any NetworkClock = SystemNetworkClock()) {
         var map: [GenreSignal: any GenreFeedSource] = [:]
         for source in sources { map[source.signal] = source }
         self.sources = map
         self.table = table
         self.timeout = timeout
+        self.clock = clock
     }
 
     public func build(_ scope: GenreScope, dial: CrateDialPosition, count: Int, excluding: Set<MBID> = [], disliked: Set<MBID> = [], page: Int = 0) async -> GenreFeed {
@@ -43,7 +46,7 @@ public struct GenreFeedBuilder: Sendable {
         var fetchers: [GenreSignal: FeedBlender.Fetch] = [:]
         for (signal, source) in sources { fetchers[signal] = { try await source.albums(scope, $0) } }
         let request = WallSourceRequest(count: min(100, max(count + count / 4, 10)), page: page)
-        let outcomes = count > 0 ? await FeedBlender.fetchAll(weights.map(\.0), fetchers: fetchers, request: request, timeout: timeout) { signal in
+        let outcomes = count > 0 ? await FeedBlender.fetchAll(weights.map(\.0), fetchers: fetchers, request: request, timeout: timeout, clock: clock) { signal in
             WallError.notConfigured(signal == .personalHistory || signal == .seedExpansion ? L10n.tr("your library") : L10n.tr("MusicBrainz or ListenBrainz"))
         } : [:]
         let blend = FeedBlender.blend(weights: weights, count: count, blocked: excluding.union(disliked), outcomes: outcomes) { signal, item in

@@ -61,7 +61,7 @@ struct ArtistStoreTests {
         await store.open(artistID: ArtistCatalogueTests.id)
 
         // The pages saved before the failure are shown (the store follows the cache).
-        #expect(await waitFor { store.state.value.catalogue?.releaseGroups.count == 200 } != nil)
+        #expect(await waitUntil(store.state) { store.state.value.catalogue?.releaseGroups.count == 200 } != nil)
         #expect(store.state.value.phase == .loaded)
         #expect(store.state.value.notice == UserMessage.text(for: MusicBrainzError.busy))
     }

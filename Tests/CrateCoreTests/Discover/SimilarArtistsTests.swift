@@ -98,7 +98,7 @@ struct SimilarArtistsTests {
         var sources = world.sources()
         sources.removeAll { $0.signal == .recommendations }
         sources.append(RecommendationsSource(listenBrainz: world.listenBrainz(), database: world.database, coverArt: world.server.url("/caa"), similarArtists: feed))
-        let wall = await WallBuilder(sources: sources, table: try CrateDialTable.standard(), timeout: 5).build(dial: .mixed, count: 60)
+        let wall = await WallBuilder(sources: sources, table: try CrateDialTable.standard(), timeout: 5, clock: world.deadlines).build(dial: .mixed, count: 60)
         #expect(wall.items.count == 60)
         #expect(wall.unavailable.isEmpty, "\(Self.faults[fault].0): \(wall.unavailable)")
         #expect(wall.counts[.recommendations] == WallBuilderTests.expected[.mixed]?[.recommendations])

@@ -7,6 +7,9 @@ struct WallTestWorld {
     let server: FixtureServer
     let database: AppDatabase
     let clock = TestClock()
+    /// Times the signals' limits: no limit passes unless a test expires it, so a busy machine
+    /// cannot cut off a signal that was only slow.
+    let deadlines = ManualClock()
 
     init(latency: TimeInterval = 0, database: AppDatabase? = nil) throws {
         server = try FixtureServer()
@@ -38,8 +41,12 @@ struct WallTestWorld {
         ]
     }
 
-    func builder(user: String? = "rob", timeout: TimeInterval = 5) throws -> WallBuilder {
-        WallBuilder(sources: sources(user: user), table: try CrateDialTable.standard(), timeout: timeout)
+    /// - Parameter answered: for each signal, counts the times its source gave all it will.
+    func builder(user: String? = "rob", timeout: TimeInterval = 5, answered: [WallSignal: EventCounter] = [:]) throws -> WallBuilder {
+        let sources = sources(user: user).map { source -> any WallSource in
+            answered[source.signal].map { ReportingSource(base: source, done: $0) } ?? source
+        }
+        return WallBuilder(sources: sources, table: try CrateDialTable.standard(), timeout: timeout, clock: deadlines)
     }
 
     /// Routes a signal's endpoints use on the fixture server.
@@ -66,5 +73,39 @@ struct WallTestWorld {
 
     static func namespace(of item: WallItem) -> Int {
         Int(item.releaseGroupID.rawValue.prefix(8), radix: 16) ?? -1
+    }
+}
+
+/// A source that reports when it has given everything it will give: its first answer and, when
+/// it needs one, its second round trip (or the error that ended either).
+struct ReportingSource: WallSource {
+    let base: any WallSource
+    let done: EventCounter
+
+    var signal: WallSignal { base.signal }
+
+    func albums(_ request: WallSourceRequest) async throws -> [WallItem] {
+        defer { done.signal() }
+        return try await base.albums(request)
+    }
+
+    func answer(_ request: WallSourceRequest) async throws -> WallSourceAnswer {
+        var answer: WallSourceAnswer
+        do {
+            answer = try await base.answer(request)
+        } catch {
+            done.signal()
+            throw error
+        }
+        guard let rest = answer.rest else {
+            done.signal()
+            return answer
+        }
+        let done = self.done
+        answer.rest = {
+            defer { done.signal() }
+            return try await rest()
+        }
+        return answer
     }
 }

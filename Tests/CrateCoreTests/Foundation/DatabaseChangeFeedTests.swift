@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -11,7 +12,7 @@ struct DatabaseChangeFeedTests {
         let scans = ChangeCounter(db.changes(in: [Scan.databaseTableName]))
         let usage = ChangeCounter(db.changes(in: [UsageRecord.databaseTableName]))
         try db.saveScan(of: .sample(), method: .vision)
-        #expect(await waitFor { scans.count == 1 } != nil)
+        #expect(await waitUntil(scans) { scans.count == 1 } != nil)
         try await Task.sleep(for: .milliseconds(100))
         #expect(scans.count == 1, "one transaction, one announcement")
         #expect(usage.count == 0)
@@ -39,13 +40,13 @@ struct DatabaseChangeFeedTests {
         try await Task.sleep(for: .milliseconds(100))  // The poller has read its baseline.
 
         try db.saveScan(of: .sample("Ours"), method: .vision)
-        #expect(await waitFor { albums.count == 1 } != nil)
+        #expect(await waitUntil(albums) { albums.count == 1 } != nil)
         try await Task.sleep(for: .milliseconds(200))
         #expect(albums.count == 1, "the poller does not see this connection's own commit")
 
         let other = try AppDatabase.open(paths: dir.paths)
         try other.saveScan(of: .sample("Theirs"), method: .vision)
-        #expect(await waitFor(timeout: .seconds(1)) { albums.count == 2 } != nil)
+        #expect(await waitUntil(albums) { albums.count == 2 } != nil)
     }
 
     @Test func pollingRunsOnlyWhileSomeoneSubscribes() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// The loadable parts (libCrateCoverCheck.so, libCrateGStreamer.so): found next to the test
 /// executable as they are next to `crate`, their tables checked, and every way of not finding or
 /// not opening one a typed error instead of a crash.
-@Suite("Plugins loaded at first use")
+@Suite("Plugins loaded at first use", .tags(.gstreamer))
 struct PluginLoaderTests {
     @Test("Both plugins are built next to the executable and load through the default search")
     func bothPluginsLoad() throws {

@@ -45,7 +45,7 @@ struct GenreFeedStoreTests {
     static func store(failing: Set<GenreSignal> = []) throws -> (GenreFeedStore, [GenreSignal: TaggedSource], AppDatabase) {
         let database = try AppDatabase.inMemory()
         let sources = Dictionary(uniqueKeysWithValues: GenreSignal.allCases.map { ($0, TaggedSource(signal: $0, fails: failing.contains($0))) })
-        let builder = GenreFeedBuilder(sources: Array(sources.values), table: try GenreDialTable.standard(), timeout: 30)
+        let builder = GenreFeedBuilder(sources: Array(sources.values), table: try GenreDialTable.standard(), timeout: 30, clock: ManualClock())
         let store = GenreFeedStore(database: database, taxonomy: try GenreTaxonomy.load(), builder: builder, thumbnails: nil)
         return (store, sources, database)
     }

@@ -36,7 +36,7 @@ struct GenreTestWorld {
     }
 
     func builder(timeout: TimeInterval = 10) throws -> GenreFeedBuilder {
-        GenreFeedBuilder(sources: sources(), table: try GenreDialTable.standard(), timeout: timeout)
+        GenreFeedBuilder(sources: sources(), table: try GenreDialTable.standard(), timeout: timeout, clock: wall.deadlines)
     }
 
     func scope(_ genre: String, _ subs: [String] = []) throws -> GenreScope {
@@ -157,7 +157,7 @@ struct GenreFeedTests {
         defer { world.server.stop() }
         let nothing = GenreEntry(id: "nothing", name: "Nothing", musicBrainz: [GenreWorld.emptyTag])
         let genre = Genre(entry: nothing, subcategories: [GenreEntry(id: "nothing-sub", name: "Nothing Sub", musicBrainz: [GenreWorld.emptyTag])])
-        let feed = try await GenreFeedBuilder(sources: world.sources(), table: GenreDialTable.standard())
+        let feed = try await GenreFeedBuilder(sources: world.sources(), table: GenreDialTable.standard(), clock: world.wall.deadlines)
             .build(GenreScope(genre: genre), dial: .mixed, count: 30)
         #expect(feed.unavailable[.newReleases] == WallError.empty.errorDescription)
         #expect(feed.unavailable[.subcategoryRotation] == WallError.empty.errorDescription)

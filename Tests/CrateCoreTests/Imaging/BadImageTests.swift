@@ -63,12 +63,11 @@ struct BadImageTests {
         #expect(photo.visionSide == 500)
     }
 
-    /// 65000×65000 must be refused from the header alone, before any pixel buffer exists.
+    /// 65000×65000 must be refused from the header alone, before any pixel buffer exists. The
+    /// error is the proof: decoding first would need a 17 GB buffer, so no clock is needed.
     @Test func bombIsRejectedFastFromTheHeader() throws {
         let data = try ImageFixtures.data("bad-images/bomb-65000x65000.jpg")
-        let start = Date()
         #expect(throws: ImageError.tooLarge(width: 65000, height: 65000)) { try preparer.preparePhoto(data) }
-        #expect(Date().timeIntervalSince(start) < 5, "refused from the header, no 17 GB buffer")
         #expect(ImageError.tooLarge(width: 65000, height: 65000).message.hasPrefix("Image too large"))
     }
 

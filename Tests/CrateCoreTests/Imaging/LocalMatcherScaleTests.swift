@@ -3,7 +3,7 @@ import Testing
 
 /// `LocalMatcher.match` takes a fast path (one pass, best two, AVX2 or POPCNT, two threads); it must give
 /// exactly the answer the exhaustive ranking gives.
-@Suite("Tier 0 matcher at scale")
+@Suite("Tier 0 matcher at scale", .tags(.slow))
 struct LocalMatcherScaleTests {
     struct Seeded: RandomNumberGenerator {
         var state: UInt64

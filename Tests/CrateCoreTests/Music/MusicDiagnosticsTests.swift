@@ -56,7 +56,7 @@ struct MusicDiagnosticsTests {
         let root = fixture.root
         let store = CDsStore(database: fixture.database, folders: { [root] })
         store.start()
-        #expect(await waitFor { store.state.value.phase == .loaded } != nil)
+        #expect(await waitUntil(store.state) { store.state.value.phase == .loaded } != nil)
         let wallet = try #require(store.state.value.wallet)
         #expect(wallet.discs.map(\.title) == ["Three Songs", "Nameless Album"])
         #expect(wallet.entries.last?.problem == "file not found")
@@ -65,14 +65,14 @@ struct MusicDiagnosticsTests {
         // The missing album arrives in the folder and a scan indexes it: the wallet grows.
         try AudioFixtures.flac(at: fixture.root + "/Gone/x.flac", tags: AudioFixtures.tags(artist: "Gone", album: "Back", title: "x", track: 1))
         _ = try fixture.scan()
-        #expect(await waitFor { store.state.value.wallet?.discs.count == 3 } != nil)
+        #expect(await waitUntil(store.state) { store.state.value.wallet?.discs.count == 3 } != nil)
         #expect(store.state.value.wallet?.discs.first?.artist == "Gone")
         #expect(store.state.value.wallet?.discs.first?.crateAlbumID == nil)
 
         // "Add to Crate" on that disc: it gets a crate album and joins what plays.
         let gone = try #require(store.state.value.wallet?.discs.first)
         let id = try #require(await store.addToCrate(discID: gone.id))
-        #expect(await waitFor { store.state.value.wallet?.discs.first?.crateAlbumID == id } != nil)
+        #expect(await waitUntil(store.state) { store.state.value.wallet?.discs.first?.crateAlbumID == id } != nil)
         #expect(store.playableAlbumIDs.first == id)
         #expect(await store.addToCrate(discID: gone.id) == nil)
         #expect(store.state.value.message == "This album is already in your crate.")

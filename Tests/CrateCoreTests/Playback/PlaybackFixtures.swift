@@ -11,12 +11,13 @@ enum PlaybackFixtures {
             .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
     }
 
-    /// Waits until the store has nothing playing and nothing to start; false after `timeout`.
+    /// Waits until the store has nothing playing and nothing to start; false after a ceiling
+    /// that only catches a hang.
     @MainActor
-    static func waitUntilDone(_ store: PlaybackStore, player: any Player, timeout: Duration = .seconds(30)) async -> Bool {
+    static func waitUntilDone(_ store: PlaybackStore, player: any Player, ceiling: Duration = .seconds(180)) async -> Bool {
         let clock = ContinuousClock()
         let start = clock.now
-        while clock.now - start < timeout {
+        while clock.now - start < ceiling {
             await store.settle()
             if player.state.value.status == .stopped, !store.state.value.isPreparingQueue { return true }
             try? await Task.sleep(for: .milliseconds(20))

@@ -38,7 +38,7 @@ final class PipelineHarness {
         let limiter = RateLimiter(clock: clock)
         let http = ResilientHTTPClient(base: CurlHTTPClient(), limiter: limiter, clock: clock, jitter: { 0 })
         let discogsClient = discogs.map { token in
-            DiscogsClient(http: ResilientHTTPClient(base: CurlHTTPClient(), policy: DiscogsClient.retryPolicy, limiter: limiter,
+            DiscogsClient(http: ResilientHTTPClient(base: PatientHTTPClient.discogs, policy: DiscogsClient.retryPolicy, limiter: limiter,
                                                     clock: clock, jitter: { 0 }),
                           limiter: limiter, baseURL: server.baseURL, token: token, contact: "tests@crate.dev")
         }
@@ -76,4 +76,23 @@ final class EventLog: @unchecked Sendable {
     private var items: [ScanEvent] = []
     func append(_ event: ScanEvent) { lock.withLock { items.append(event) } }
     var events: [ScanEvent] { lock.withLock { items } }
+}
+
+/// Gives every request a long timeout: a Discogs answer a test holds back on purpose (until the
+/// scan has returned) must not be given up on because a busy machine made the hold long.
+struct PatientHTTPClient: HTTPClient {
+    /// Over libcurl, whose low-speed limit (nothing received for 10 s) is lifted too.
+    static let discogs = PatientHTTPClient(base: CurlHTTPClient(configuration: .init(lowSpeedTime: 600)))
+
+    let base: any HTTPClient
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        request.timeout = max(request.timeout, 600)
+        return try await base.send(request)
+    }
+
+    func pendingDeferral(for url: URL) async -> TimeInterval {
+        await base.pendingDeferral(for: url)
+    }
 }

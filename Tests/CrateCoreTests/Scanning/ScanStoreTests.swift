@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Foundation
 import Testing
 @testable import CrateCore
@@ -107,10 +108,7 @@ struct ScanStoreTests {
             #expect(seconds == 3.5)
         })
         store.scan(files: [URL(fileURLWithPath: "/tmp/slow.jpg")])
-        for _ in 0..<100 where store.state.value.message != ScanStore.searchingMessage {
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
-        #expect(store.state.value.message == ScanStore.searchingMessage)
+        #expect(await waitUntil(store.state) { store.state.value.message == ScanStore.searchingMessage } != nil)
         store.cancel()
         await store.waitUntilIdle()
         #expect(store.state.value.phase == .failed(file: URL(fileURLWithPath: "/tmp/slow.jpg"), .cancelled))
@@ -120,7 +118,7 @@ struct ScanStoreTests {
         let scanner = ScriptedScanner(["a.jpg": .hang, "b.jpg": .result(result("B"))])
         let store = ScanStore(scanner: scanner, sleep: { _ in try? await Task.sleep(nanoseconds: 60_000_000_000) })
         store.scan(files: [URL(fileURLWithPath: "/tmp/a.jpg"), URL(fileURLWithPath: "/tmp/b.jpg")])
-        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await waitFor { scanner.scanned == ["a.jpg"] } != nil)  // Cancelled while a.jpg hangs.
         store.cancel()
         await store.waitUntilIdle()
         #expect(scanner.scanned == ["a.jpg"])

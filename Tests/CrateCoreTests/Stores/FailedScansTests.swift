@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -231,6 +232,7 @@ struct FailedScansTests {
         #expect(try database.unscannedPhotos().map(\.waits) == [false], "no provider: not identified")
 
         // When Preferences stores a key for a provider (here one that cannot be reached)
+        let queueChanges = ChangeCounter(database.changes(in: [BatchItem.databaseTableName]))
         let preferences = model.makePreferences()
         preferences.selectProvider(.anthropic)
         preferences.setEndpoint("http://127.0.0.1:9")
@@ -238,7 +240,7 @@ struct FailedScansTests {
         #expect(preferences.save())
 
         // Then the photo is scanned again at once: now it waits for the network, not failed
-        let retried = await waitFor(timeout: .seconds(10)) {
+        let retried = await waitUntil(queueChanges) {
             (try? database.unscannedPhotos().map(\.waits)) == [true]
         }
         await model.scans.waitUntilIdle()

@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Foundation
 import Testing
 @testable import CrateCore
@@ -14,7 +15,7 @@ struct HistoryUndoTests {
         let history = HistoryStore(database: database)
         history.start()
         defer { history.stop() }
-        #expect(await waitFor { history.state.value.entries.count == 5 } != nil)
+        #expect(await waitUntil(history.state) { history.state.value.entries.count == 5 } != nil)
 
         for round in 0..<30 {
             let target = history.state.value.entries[round % 5]
@@ -26,7 +27,7 @@ struct HistoryUndoTests {
             #expect(history.state.value.entries.contains { $0.id == target.id }, "round \(round): the scan is back at once")
             #expect(history.state.value.errorMessage == nil)
             // Whatever reloads were in flight, the list settles with every scan, in order.
-            let settled = await waitFor { history.state.value.entries.map(\.id) == (try? database.history().map(\.id)) && history.state.value.entries.count == 5 }
+            let settled = await waitUntil(history.state) { history.state.value.entries.map(\.id) == (try? database.history().map(\.id)) && history.state.value.entries.count == 5 }
             #expect(settled != nil, "round \(round): the list settled without the restored scan")
         }
         #expect(try database.history().count == 5)

@@ -3,6 +3,8 @@ actor PageReadGate {
     private let held: Set<Int>
     private(set) var calls = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Tests waiting for a number of reads to be held.
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(holding held: Set<Int>) {
         self.held = held
@@ -14,7 +16,19 @@ actor PageReadGate {
     func enter() async {
         calls += 1
         guard held.contains(calls) else { return }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            let count = waiting.count
+            let ready = watchers.filter { $0.count <= count }
+            watchers.removeAll { $0.count <= count }
+            for watcher in ready { watcher.continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` reads are being held (an event, so no guess at how long a read takes).
+    func holding(_ count: Int) async {
+        guard waiting.count < count else { return }
+        await withCheckedContinuation { watchers.append((count, $0)) }
     }
 
     func releaseAll() {

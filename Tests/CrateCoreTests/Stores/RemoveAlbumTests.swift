@@ -1,3 +1,4 @@
+import CrateTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -86,16 +87,16 @@ struct RemoveAlbumTests {
         let watcher = LibraryStore(database: cli)
         watcher.start()
         defer { watcher.stop() }
-        #expect(await waitFor { watcher.state.value.total == 2 } != nil)
+        #expect(await waitUntil(watcher.state) { watcher.state.value.total == 2 } != nil)
 
         let removed = try #require(try window.removeAlbum(id: albumID))
-        #expect(await waitFor { watcher.state.value.total == 1 } != nil, "the other process sees the album go")
+        #expect(await waitUntil(watcher.state) { watcher.state.value.total == 1 } != nil, "the other process sees the album go")
         #expect(try cli.album(id: albumID) == nil)
         // Removing it again from the other process finds nothing and changes nothing.
         #expect(try cli.removeAlbum(id: albumID) == nil)
 
         try window.restoreAlbum(removed)
-        #expect(await waitFor { watcher.state.value.total == 2 } != nil, "and come back")
+        #expect(await waitUntil(watcher.state) { watcher.state.value.total == 2 } != nil, "and come back")
         #expect(try cli.album(id: albumID)?.title == "Blue Train")
         #expect(try cli.history().filter { $0.album.id == albumID }.count == 2)
     }
