@@ -114,6 +114,15 @@ static inline GtkWidget *crate_button_with_label(GtkWidget *root, const char *la
     return NULL;
 }
 
+/// Names every plain GtkButton below `root`, hidden ones too: an AdwEntryRow's apply button
+/// (libadwaita 1.2 gives it no name, and it appears only once the text was edited).
+static inline void crate_label_plain_buttons(void *root, const char *text) {
+    for (GtkWidget *child = gtk_widget_get_first_child(GTK_WIDGET(root)); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (G_OBJECT_TYPE(child) == GTK_TYPE_BUTTON) gtk_accessible_update_property(GTK_ACCESSIBLE(child), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+        crate_label_plain_buttons(child, text);
+    }
+}
+
 /// The first visible widget of type `type` below `root` (depth first, hidden subtrees skipped).
 static inline GtkWidget *crate_first_descendant(GtkWidget *root, GType type) {
     for (GtkWidget *child = gtk_widget_get_first_child(root); child != NULL; child = gtk_widget_get_next_sibling(child)) {

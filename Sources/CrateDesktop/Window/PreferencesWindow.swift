@@ -201,6 +201,9 @@ final class PreferencesWindow {
         adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
         crate_label_first_descendant(widget, "GtkSearchEntry", L10n.tr("Search preferences"))
         for row in [keyRow, listenBrainzTokenRow, discogsTokenRow] { crate_label_first_descendant(row, "GtkButton", L10n.tr("Show or hide the text")) }
+        for row in [keyRow, modelRow, endpointRow, contactRow, listenBrainzUserRow, listenBrainzTokenRow, discogsTokenRow, budgetScansRow, budgetCostRow] {
+            crate_label_plain_buttons(row, L10n.tr("Apply"))
+        }
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
         connectSignals()

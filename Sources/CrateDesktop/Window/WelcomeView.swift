@@ -44,6 +44,7 @@ final class WelcomeView {
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
         keyRow = adw_password_entry_row_new()!
+        crate_label_plain_buttons(keyRow, L10n.tr("Apply"))
         adw_preferences_row_set_title(crate_preferences_row(keyRow), L10n.tr("API Key"))
         linkRow = adw_action_row_new()!
         adw_preferences_row_set_title(crate_preferences_row(linkRow), L10n.tr("No key yet?"))
