@@ -16,6 +16,7 @@ final class DiagnosticsPage {
     /// How the music folders are watched (nil before the first listing).
     var watchText: () -> String? = { nil }
     private var token: ObservationToken?
+    private var rendered: CDsState?
 
     init(store: CDsStore) {
         let window = adw_window_new()!
@@ -55,6 +56,10 @@ final class DiagnosticsPage {
     }
 
     func render(_ state: CDsState) {
+        // Rebuilt only for a new state: a rebuild drops the focused row, and a library that
+        // changes every few seconds (a repair pass) kept taking Escape's focus away.
+        guard state != rendered else { return }
+        rendered = state
         while let child = gtk_widget_get_first_child(content) { gtk_box_remove(crate_box(content), child) }
         switch state.phase {
         case .loading:
