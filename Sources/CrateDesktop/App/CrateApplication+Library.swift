@@ -109,11 +109,18 @@ extension CrateApplication {
         if let page = options.page { window.showPage(page) }
         if options.showPreferences { presentPreferences() }
         if options.showDropOverlay { window.dropOverlay.setVisible(true) }
-        if let id = options.playAlbumID {
-            Task {
-                await model?.library.reload()
-                window.play(albumID: id, track: nil)
+        if let id = options.playAlbumID, let library = model?.library {
+            // Plays once the crate has loaded (the grid's order decides what follows); the store
+            // loads itself from the database, so this waits for it rather than reloading it.
+            var played = false
+            var token: ObservationToken?
+            token = library.state.subscribe(initial: true) { [weak window] state in
+                guard case .loaded = state.phase, !played else { return }
+                played = true
+                token = nil
+                window?.play(albumID: id, track: nil)
             }
+            if played { token = nil }
         }
         if let id = options.albumID, let model {
             model.library.select(albumID: id)
