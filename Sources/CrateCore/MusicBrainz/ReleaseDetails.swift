@@ -71,9 +71,10 @@ extension ReleaseDetails {
         var media: [ReleaseMedium] = []
         for (mediumIndex, medium) in release.media.enumerated() {
             let disc = medium.position ?? mediumIndex + 1
-            let listed = (medium.pregap.map { [$0] } ?? []) + medium.tracks
+            // A lookup without recordings lists no tracks, only their count.
+            let audio = medium.tracks.isEmpty ? (medium.trackCount ?? 0) : medium.tracks.count
             media.append(ReleaseMedium(position: disc, format: medium.format, title: medium.title,
-                                       trackCount: listed.isEmpty ? (medium.trackCount ?? 0) + (medium.pregap == nil ? 0 : 1) : listed.count))
+                                       trackCount: audio + (medium.pregap == nil ? 0 : 1)))
             // A video disc is listed, never queued: its "tracks" are chapters of a film.
             guard !ReleaseMedium.isVideoFormat(medium.format) else { continue }
             if let pregap = medium.pregap {

@@ -76,14 +76,15 @@ extension AppDatabase {
         }
     }
 
-    public func collectionCounts() throws -> CollectionCounts {
+    /// `seen`: the number of albums when the caller has just counted them.
+    public func collectionCounts(seen: Int? = nil) throws -> CollectionCounts {
         try reader.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM album),
+                SELECT \(seen == nil ? "(SELECT COUNT(*) FROM album)" : "0"),
                        (SELECT COUNT(DISTINCT albumId) FROM album_copy),
                        (SELECT COUNT(*) FROM album WHERE wantedAt IS NOT NULL)
                 """)
-            return CollectionCounts(seen: row?[0] ?? 0, owned: row?[1] ?? 0, wanted: row?[2] ?? 0)
+            return CollectionCounts(seen: seen ?? row?[0] ?? 0, owned: row?[1] ?? 0, wanted: row?[2] ?? 0)
         }
     }
 
