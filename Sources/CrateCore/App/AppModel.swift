@@ -13,6 +13,8 @@ public final class AppModel {
     public let library: LibraryStore
     public let history: HistoryStore
     public let detail: AlbumDetailStore
+    /// The crate pane's record: release facts, owned copies, wanted, a scan's verdict.
+    public let record: RecordStore
     public let scans: ScanStore
     public let playback: PlaybackStore
     /// The artist page (albums and EPs of one artist, oldest first).
@@ -69,6 +71,7 @@ public final class AppModel {
         library = LibraryStore(database: database, sortFile: SortChoiceFile(paths: environment.paths))
         history = HistoryStore(database: database)
         detail = AlbumDetailStore(database: database, lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
+        record = RecordStore(database: database)
         playback = PlaybackStore(database: database, player: player, trackLists: services.trackLists)
         artists = ArtistStore(database: database, service: services.artistCatalogue)
         pipeline = services.makeScanPipeline()
@@ -119,6 +122,7 @@ public final class AppModel {
         library.start()
         history.start()
         detail.start()
+        record.start()
         wallDetail.start()
         artistDetail.start()
         artists.start()

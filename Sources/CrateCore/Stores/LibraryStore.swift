@@ -39,7 +39,7 @@ public struct LibraryState: Equatable, Sendable {
     }
 
     /// Thousands grouped with commas ("100,000"), the same in every locale for now.
-    static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (index, character) in digits.enumerated() {

@@ -10,6 +10,8 @@ enum Actions {
         ("win.show-cds", ["<Control>d"]),
         ("win.show-diagnostics", ["<Control><Shift>d"]),
         ("win.search", ["<Control>f"]),
+        ("win.own-album", ["<Control><Shift>o"]),
+        ("win.want-album", ["<Control><Shift>w"]),
         ("win.undo", ["<Control>z"]),
         ("win.close", ["<Control>w"]),
         ("app.preferences", ["<Control>comma"]),

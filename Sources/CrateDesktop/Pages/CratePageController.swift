@@ -14,6 +14,7 @@ final class CratePageController {
     private(set) var pane: AlbumDetailPane?
     private(set) var library: LibraryStore?
     private(set) var detail: AlbumDetailStore?
+    private(set) var record: RecordStore?
     /// Called when what the header shows for this page may have changed (count, back button).
     var onHeaderChange: (() -> Void)?
     /// Called with the album count text ("40 albums", "5 of 40") whenever the loaded crate shows.
@@ -33,11 +34,15 @@ final class CratePageController {
         button: (L10n.tr("_Open Photos…"), "win.scan")
     )
     private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: L10n.tr("No albums found"), detail: L10n.tr("Try another artist, title, label or genre."))
+    private let noneOwned = EmptyStateView(icon: "media-optical-symbolic", title: L10n.tr("Nothing here yet"),
+                                           detail: L10n.tr("Press “I Own This” or “Want” in an album’s pane (Ctrl+Shift+O, Ctrl+Shift+W)."))
+    /// All · Owned · Wanted, above the grid.
+    let filterBar = CollectionFilterBar()
     /// Filled once the page is shown or the start-up has settled (see `MainWindow.makeLive`).
     private let live = HeldUntilLive<LibraryState>()
     var isLive: Bool { live.isLive }
     /// The query and sort the grid last showed: a new one starts at the top.
-    private var shownQuery: (query: String, sort: AlbumSort, reversed: Bool)?
+    private var shownQuery: (query: String, sort: AlbumSort, reversed: Bool, collection: CollectionFilter)?
     private var tokens: [ObservationToken] = []
 
     init(host: MainWindow) {
@@ -46,16 +51,26 @@ final class CratePageController {
         gtk_stack_add_named(crate_stack(stack), grid.widget, "grid")
         gtk_stack_add_named(crate_stack(stack), emptyState.widget, "empty")
         gtk_stack_add_named(crate_stack(stack), noResults.widget, "no-results")
+        gtk_stack_add_named(crate_stack(stack), noneOwned.widget, "none-in-filter")
         gtk_stack_add_named(crate_stack(stack), Gtk.spinnerPage(), "loading")
         gtk_stack_set_visible_child_name(crate_stack(stack), "loading")
-        browser = CrateBrowser(grid: stack)
+        let column = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        gtk_widget_set_vexpand(stack, 1)
+        Gtk.append(column, filterBar.widget)
+        Gtk.append(column, stack)
+        gtk_widget_set_visible(filterBar.widget, 0)
+        browser = CrateBrowser(grid: column)
     }
 
     /// Binds the page to the library's stores.
-    func attach(library: LibraryStore, detail: AlbumDetailStore) {
+    func attach(library: LibraryStore, detail: AlbumDetailStore, record: RecordStore) {
         self.library = library
         self.detail = detail
-        let pane = AlbumDetailPane(store: detail)
+        self.record = record
+        let pane = AlbumDetailPane(store: detail, record: record)
+        pane.onCollectionChange = { [weak self, weak record] message, change in
+            self?.host?.undo.offer(message) { Task { await record?.undo(change) } }
+        }
         self.pane = pane
         browser.setDetail(pane.widget)
         browser.onClose = { [weak self] in self?.closeDetail() }
@@ -63,6 +78,7 @@ final class CratePageController {
         library.state.subscribe(initial: true) { [weak self] state in
             self?.render(state)
         }.store(in: &tokens)
+        filterBar.onFilter = { [weak library] filter in Task { await library?.setCollection(filter) } }
         // An album to show (picked in the grid, or just scanned) opens the pane; none closes it.
         browser.follow(detail).store(in: &tokens)
         grid.fetchPage = { [weak library] listing, offset, limit in
@@ -185,6 +201,7 @@ final class CratePageController {
     func show(scanResult result: ScanResult) async {
         guard let id = result.entry.album.id else { return }
         library?.select(albumID: id)
+        await record?.show(albumID: id, verdict: result.verdict)
         await detail?.show(scanResult: result)
         pane?.showTab("review")
     }
@@ -280,11 +297,15 @@ final class CratePageController {
             grid.show(state.listing, firstPage: state.albums, selected: state.selectedAlbumID)
             // A new search or sort is a new list: show it from its first album, not from where
             // the old list was scrolled to.
-            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed { grid.scrollToTop() }
-            shownQuery = (state.query, state.sort, state.reversed)
+            if let shown = shownQuery, shown.query != state.query || shown.sort != state.sort || shown.reversed != state.reversed
+                || shown.collection != state.collection { grid.scrollToTop() }
+            shownQuery = (state.query, state.sort, state.reversed, state.collection)
             if let count = state.countText { onCount?(count) }
             onHeaderChange?()
-            let page = state.listing.count > 0 ? "grid" : (state.query.isEmpty ? "empty" : "no-results")
+            filterBar.show(filter: state.collection, counts: state.collectionCounts)
+            // Only once there is something to tell apart (an empty crate shows its welcome).
+            gtk_widget_set_visible(filterBar.widget, state.total > 0 ? 1 : 0)
+            let page = state.listing.count > 0 ? "grid" : !state.query.isEmpty ? "no-results" : state.collection != .seen ? "none-in-filter" : "empty"
             gtk_stack_set_visible_child_name(crate_stack(stack), page)
             onShown?(state)
         }

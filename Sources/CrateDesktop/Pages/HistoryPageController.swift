@@ -104,7 +104,7 @@ final class HistoryPageController {
             if let position { list.select(position: position) }
             var undone = false
             undoToast?.dismiss()
-            host?.undoable = .scanDeletion
+            host?.undo.yield()
             undoToast = host?.toasts.show(L10n.tr("Deleted scan of “%@”", removed.album.title), button: L10n.tr("_Undo"), action: { [weak self] in
                 undone = true
                 self?.undoDeletion(of: removed)

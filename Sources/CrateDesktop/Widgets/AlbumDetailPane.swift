@@ -24,6 +24,13 @@ final class AlbumDetailPane {
     let actions = AlbumActionBar()
     /// "View on Discogs" with the match score (only with a stored link).
     let discogs = DiscogsLinkButton()
+    /// Owned / Wanted / Seen before / New to you, above an album a scan just found.
+    let verdict = VerdictBanner()
+    /// Release facts, "I Own This", "Want" and the copies (crate albums, when a record store is given).
+    let record = RecordSection()
+    private let recordStore: RecordStore?
+    /// A collection change was saved: what to say, and how to take it back.
+    var onCollectionChange: ((String, CollectionUndo) -> Void)?
     private let store: AlbumDetailStore
     /// "Couldn't add …" and other messages of the pane.
     private let messageLabel: UnsafeMutablePointer<GtkWidget>
@@ -50,8 +57,9 @@ final class AlbumDetailPane {
     /// This pane's own accent colours (another pane's album never tints it).
     private let accent = AccentStyle.newDetailSlot()
 
-    init(store: AlbumDetailStore) {
+    init(store: AlbumDetailStore, record recordStore: RecordStore? = nil) {
         self.store = store
+        self.recordStore = recordStore
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["detail-pane", accent.cssClass])
         artistLabel = Gtk.label("", classes: ["title-3", "detail-artist"], xalign: 0.5)
         titleLabel = Gtk.label("", classes: ["title-1", "detail-title"], xalign: 0.5)
@@ -92,7 +100,9 @@ final class AlbumDetailPane {
         messageLabel = Gtk.label("", classes: ["dim-label", "caption"], xalign: 0.5)
         Gtk.wrap(messageLabel)
         gtk_widget_set_visible(messageLabel, 0)
-        for child in [artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, discogs.widget, messageLabel, candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
+        gtk_widget_set_visible(record.widget, 0)
+        for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, record.widget, discogs.widget, messageLabel,
+                      candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -150,6 +160,46 @@ final class AlbumDetailPane {
         store.state.subscribe(initial: true) { [weak self] state in
             self?.render(state)
         }.store(in: &tokens)
+        bindRecord()
+    }
+
+    /// The record section follows the shown crate album; its buttons change the collection.
+    private func bindRecord() {
+        guard let recordStore else { return }
+        recordStore.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.record.show(state)
+            self.verdict.show(state.verdict)
+        }.store(in: &tokens)
+        record.onOwn = { [weak self] in self?.own() }
+        record.onWant = { [weak self] in self?.toggleWanted() }
+        record.onRemoveCopy = { [weak self, weak recordStore] copy in
+            guard let recordStore, let id = copy.id else { return }
+            Task { [weak self] in
+                guard let undo = await recordStore.unown(copyID: id) else { return }
+                self?.onCollectionChange?(L10n.tr("Removed a copy of “%@”", self?.store.state.value.album?.title ?? ""), undo)
+            }
+        }
+    }
+
+    /// "I Own This" / "Add a Copy" (Ctrl+Shift+O).
+    func own() {
+        guard let recordStore, store.state.value.album?.id != nil else { return }
+        Task { [weak self] in
+            guard let undo = await recordStore.own() else { return }
+            self?.onCollectionChange?(L10n.tr("Owned: “%@”", self?.store.state.value.album?.title ?? ""), undo)
+        }
+    }
+
+    /// "Want" ⇄ "Wanted" (Ctrl+Shift+W).
+    func toggleWanted() {
+        guard let recordStore, store.state.value.album?.id != nil else { return }
+        let wasWanted = recordStore.state.value.collection.isWanted
+        Task { [weak self] in
+            guard let undo = await recordStore.toggleWanted() else { return }
+            let title = self?.store.state.value.album?.title ?? ""
+            self?.onCollectionChange?(wasWanted ? L10n.tr("“%@” is off your wantlist", title) : L10n.tr("“%@” is on your wantlist", title), undo)
+        }
     }
 
     /// Playback changed: Play/Pause, the playing track.
@@ -223,6 +273,7 @@ final class AlbumDetailPane {
             gtk_widget_set_visible(playbackNote, 0)
             onPlaybackNote?(nil)
         }
+        if let recordStore { Task { await recordStore.show(albumID: state.album?.id) } }
         guard let album = state.album else {
             gtk_widget_set_visible(widget, 0)
             return

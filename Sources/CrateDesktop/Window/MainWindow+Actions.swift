@@ -129,28 +129,14 @@ extension MainWindow {
     func removeAlbum(_ id: Int64) {
         Task { [weak self] in
             guard let self, let removed = await self.crate.remove(albumID: id) else { return }
-            var undone = false
-            self.removalToast?.dismiss()
-            self.undoable = .albumRemoval
-            self.removalToast = self.toasts.show(L10n.tr("Removed “%@”", removed.title), button: L10n.tr("_Undo"), action: { [weak self] in
-                undone = true
-                self?.crate.undoRemoval(of: removed)
-            }, onDismiss: { [weak self] in
-                // Only this toast's removal: a later one has its own toast.
-                if !undone { self?.crate.commitRemoval(removed) }
-            })
+            self.undo.offer(L10n.tr("Removed “%@”", removed.title), undo: { [weak self] in self?.crate.undoRemoval(of: removed) },
+                            commit: { [weak self] in self?.crate.commitRemoval(removed) })
         }
     }
 
-    /// Ctrl+Z: undoes the newer of the last history delete and the last album removal.
+    /// Ctrl+Z: undoes the newest change offered with Undo, else History's last deletion.
     func undoLast() {
-        if undoable == .albumRemoval, let removed = crate.undoableRemoval {
-            undoable = nil
-            crate.undoRemoval(of: removed)
-            removalToast?.dismiss()
-            removalToast = nil
-            return
-        }
+        if undo.undoLast() { return }
         history.undoLastDeletion()
     }
 

@@ -40,11 +40,8 @@ final class MainWindow {
     private(set) var welcome: WelcomeView?
     /// Watches and re-indexes the music folders.
     var musicFolders: MusicFolderMonitor?
-    /// What Ctrl+Z undoes: the newer of a history delete and an album removal.
-    var undoable: Undoable?
-    enum Undoable { case scanDeletion, albumRemoval }
-    /// The toast offering to undo the last "Remove from Crate".
-    var removalToast: ToastHandle?
+    /// What Ctrl+Z undoes when History's last deletion is not newer (see `UndoSlot`).
+    private(set) lazy var undo = UndoSlot { [weak self] in self?.toasts }
     /// What the window tells observers (the test hooks) that no store's state shows: a scan
     /// revealed in History, a web page opened, text copied.
     var onShowInHistory: ((Int64) -> Void)?, onOpenURI: ((String) -> Void)?, onCopy: ((String) -> Void)?
@@ -94,7 +91,7 @@ final class MainWindow {
     /// Binds the pages to the library's stores.
     func attach(model: AppModel, database: AppDatabase) {
         self.model = model
-        crate.attach(library: model.library, detail: model.detail)
+        crate.attach(library: model.library, detail: model.detail, record: model.record)
         installSortActions(model.library)
         history.attach(model.history, model: model)
         GObjectScope.of(widget).connect(searchEntry, "search-changed") { [weak self] in
@@ -146,6 +143,8 @@ final class MainWindow {
         addPage(controller.page.widget, name: "cds", title: L10n.tr("CDs"), icon: "media-optical-cd-audio-symbolic")
         Actions.add(to: widget, "show-cds") { [weak self] in self?.showPage("cds") }
         Actions.add(to: widget, "show-diagnostics") { [weak controller] in controller?.showDiagnostics() }
+        Actions.add(to: widget, "own-album") { [weak self] in self?.crate.pane?.own() }
+        Actions.add(to: widget, "want-album") { [weak self] in self?.crate.pane?.toggleWanted() }
     }
 
     // MARK: - Routing between pages

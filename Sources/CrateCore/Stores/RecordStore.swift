@@ -1,0 +1,126 @@
+import Foundation
+
+/// What the album pane shows about the record: the release's facts, the copies owned, whether
+/// it is wanted, and — right after a scan — the verdict.
+public struct RecordState: Equatable, Sendable {
+    public var albumID: Int64?
+    public var facts: ReleaseFacts?
+    public var collection = CollectionState()
+    /// The verdict of the scan that just showed this album; nil for an album opened otherwise.
+    public var verdict: Verdict?
+    /// Why the last change could not be saved, in plain words.
+    public var errorMessage: String?
+
+    public init() {}
+
+    /// "12\" Vinyl · Harvest · SHVL 804 · GB · 1973": what tells this release from others.
+    public var factsLine: String? {
+        guard let facts else { return nil }
+        let parts = [facts.formatSummary, facts.labels.first, facts.catalogNumbers.first, facts.country, facts.year].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}
+
+/// A collection change, and how to take it back (the window's Undo).
+public enum CollectionUndo: Equatable, Sendable {
+    case removeCopy(OwnedCopy)
+    case restoreCopy(OwnedCopy)
+    case setWanted(albumID: Int64, wantedAt: Date?)
+}
+
+/// The shown album's record. Intents write one transaction each and return their Undo.
+@MainActor
+public final class RecordStore {
+    public static let observedTables: Set<String> = [Album.databaseTableName, "album_copy", "release_facts"]
+
+    public let state = ObservableValue(RecordState())
+    private let database: AppDatabase
+    private let observation = StoreObservation()
+    private var generation = 0
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public func start() {
+        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.refresh() }
+    }
+
+    public func stop() {
+        observation.stop()
+    }
+
+    /// Shows `albumID`'s record; `verdict` is the scan's, when a scan just found it.
+    public func show(albumID: Int64?, verdict: Verdict? = nil) async {
+        guard albumID != state.value.albumID || verdict != nil else { return }
+        var next = RecordState()
+        next.albumID = albumID
+        next.verdict = verdict
+        state.set(next)
+        await refresh()
+    }
+
+    /// Adds a copy (the release's format, the album's release).
+    public func own() async -> CollectionUndo? {
+        guard let id = state.value.albumID else { return nil }
+        return await write { db in .removeCopy(try db.own(albumID: id)) }
+    }
+
+    public func unown(copyID: Int64) async -> CollectionUndo? {
+        guard let id = state.value.albumID else { return nil }
+        return await write { db in try db.unown(albumID: id, copyID: copyID).map(CollectionUndo.restoreCopy) }
+    }
+
+    /// Wanted ⇄ not wanted.
+    public func toggleWanted() async -> CollectionUndo? {
+        guard let id = state.value.albumID else { return nil }
+        let wanted = state.value.collection.isWanted
+        return await write { db in
+            .setWanted(albumID: id, wantedAt: wanted ? try db.unwant(albumID: id) : try db.want(albumID: id))
+        }
+    }
+
+    public func undo(_ change: CollectionUndo) async {
+        _ = await write { db -> CollectionUndo? in
+            switch change {
+            case .removeCopy(let copy): _ = try db.unown(albumID: copy.albumID, copyID: copy.id)
+            case .restoreCopy(let copy): try db.restoreCopy(copy)
+            case .setWanted(let albumID, let wantedAt): try db.restoreWanted(albumID: albumID, wantedAt: wantedAt)
+            }
+            return nil
+        }
+    }
+
+    func refresh() async {
+        generation += 1
+        let current = generation
+        guard let id = state.value.albumID else { return }
+        let database = self.database
+        do {
+            let (facts, collection) = try await Task.detached {
+                (try database.releaseFacts(albumID: id), try database.collectionState(albumID: id))
+            }.value
+            guard current == generation, state.value.albumID == id else { return }
+            state.update {
+                $0.facts = facts
+                $0.collection = collection
+            }
+        } catch {
+            guard current == generation else { return }
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
+        }
+    }
+
+    private func write(_ change: @escaping @Sendable (AppDatabase) throws -> CollectionUndo?) async -> CollectionUndo? {
+        let database = self.database
+        do {
+            let undo = try await Task.detached { try change(database) }.value
+            state.update { $0.errorMessage = nil }
+            await refresh()
+            return undo
+        } catch {
+            state.update { $0.errorMessage = UserMessage.text(for: error) }
+            return nil
+        }
+    }
+}
