@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CrateCoverCheck", type: .dynamic, targets: ["CCoverCheck"]),
         .library(name: "CrateGStreamer", type: .dynamic, targets: ["CGStreamerPlugin"]),
         .library(name: "CrateSecret", type: .dynamic, targets: ["CSecretPlugin"]),
+        // EAN/UPC barcodes in photos (ZBar, which pulls in D-Bus, V4L2 and X11).
+        .library(name: "CrateBarcode", type: .dynamic, targets: ["CBarcodePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -68,6 +70,14 @@ let package = Package(
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_video"),
             ]
+        ),
+        // EAN-13/EAN-8/UPC-A/UPC-E decoding over ZBar (Debian's libzbar-dev), built only into
+        // libCrateBarcode.so: no Swift target may depend on it (CrateCore reaches it through
+        // crate_plugins.h).
+        .target(
+            name: "CBarcodePlugin",
+            dependencies: ["CCratePlugins"],
+            linkerSettings: [.linkedLibrary("zbar")]
         ),
         // System library: libcurl, the one HTTP client (CrateCore/Networking).
         .systemLibrary(

@@ -8,7 +8,7 @@ struct DebugCommand: ParsableCommand {
         commandName: "debug",
         abstract: "Internal commands for Crate's own tests.",
         shouldDisplay: false,
-        subcommands: [WriteScans.self]
+        subcommands: [WriteScans.self, ReadBarcodes.self]
     )
 
     /// Saves scans as fast as it can and reports each one only after its commit, so a test can

@@ -1,13 +1,14 @@
 #ifndef CRATE_PLUGINS_H
 #define CRATE_PLUGINS_H
-/// The plain C function tables of Crate's two loadable parts, each built as its own shared object
+/// The plain C function tables of Crate's loadable parts, each built as its own shared object
 /// and opened with dlopen at first use (docs/decisions, "Heavy libraries loaded at first use"):
 ///
 ///   libCrateCoverCheck.so  tier-0 verification (C++ over OpenCV)      crate_cover_check_plugin()
 ///   libCrateGStreamer.so   the GStreamer player's calls               crate_gstreamer_plugin()
 ///   libCrateSecret.so      API keys in the Secret Service (libsecret) crate_secret_plugin()
+///   libCrateBarcode.so     EAN/UPC barcodes in photos (ZBar)          crate_barcode_plugin()
 ///
-/// The executables link neither OpenCV, GStreamer nor libsecret; they include this header only for the
+/// The executables link neither OpenCV, GStreamer, libsecret nor ZBar; they include this header only for the
 /// types. Each entry point returns a table whose first two fields are the ABI version and the
 /// table's size; the loader refuses a table with another version or a smaller size.
 #include <stddef.h>
@@ -137,6 +138,44 @@ typedef struct {
 
 const crate_secret_table *crate_secret_plugin(void);
 typedef const crate_secret_table *(*crate_secret_plugin_fn)(void);
+
+/// Symbologies of libCrateBarcode.so: ZBar's own numbers (the plugin checks they are ZBar's).
+enum {
+    CRATE_BARCODE_EAN8 = 8,
+    CRATE_BARCODE_UPCE = 9,
+    CRATE_BARCODE_UPCA = 12,
+    CRATE_BARCODE_EAN13 = 13,
+};
+
+/// Longest text a symbol carries here (EAN-13 is 13 digits) plus its terminating NUL.
+#define CRATE_BARCODE_MAX_DIGITS 24
+
+/// One barcode found in a picture.
+typedef struct {
+    /// CRATE_BARCODE_EAN13, …: UPC-A and UPC-E are reported as themselves, never as EAN-13.
+    int32_t symbology;
+    /// ZBar's quality: how many scan lines decoded it (higher is surer).
+    int32_t quality;
+    /// The digits as printed under the bars (check digit included), NUL-terminated.
+    char digits[CRATE_BARCODE_MAX_DIGITS];
+    /// The bounding box of the scan lines that crossed it, in the picture's pixels.
+    int32_t min_x, min_y, max_x, max_y;
+} crate_barcode_symbol;
+
+/// libCrateBarcode.so: EAN-13, EAN-8, UPC-A and UPC-E only (every other ZBar symbology is off).
+typedef struct {
+    uint32_t abi_version;
+    uint32_t size;
+    /// Decodes a greyscale picture (one byte a pixel, `stride` bytes a row). Scans every
+    /// `density`-th row and column (1: all of them). Writes up to `capacity` symbols to `out` and
+    /// returns how many were found (possibly more than `capacity`), or -1 when the picture cannot
+    /// be scanned (bad size, out of memory).
+    int32_t (*decode_grey)(const uint8_t *grey, int32_t width, int32_t height, int32_t stride, int32_t density,
+                           crate_barcode_symbol *out, int32_t capacity);
+} crate_barcode_table;
+
+const crate_barcode_table *crate_barcode_plugin(void);
+typedef const crate_barcode_table *(*crate_barcode_plugin_fn)(void);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@ import Glibc
 
 /// The parts of Crate built as their own shared objects so that no process pays for loading their
 /// libraries until it uses them (docs/decisions, "Heavy libraries loaded at first use"): the
-/// executables link neither OpenCV nor GStreamer.
+/// executables link neither OpenCV, GStreamer, libsecret nor ZBar.
 public enum CratePlugin: String, CaseIterable, Sendable, Codable {
     /// Tier-0 verification (C++ over OpenCV): `crate_cover_check_table`.
     case coverCheck = "CrateCoverCheck"
@@ -15,6 +15,8 @@ public enum CratePlugin: String, CaseIterable, Sendable, Codable {
     case gstreamer = "CrateGStreamer"
     /// API keys in the Secret Service (libsecret): `crate_secret_table`.
     case secret = "CrateSecret"
+    /// EAN/UPC barcodes in photos (ZBar): `crate_barcode_table`.
+    case barcode = "CrateBarcode"
 
     /// `libCrateCoverCheck.so`, `libCrateGStreamer.so`.
     public var fileName: String { "lib\(rawValue).so" }
@@ -24,6 +26,7 @@ public enum CratePlugin: String, CaseIterable, Sendable, Codable {
         case .coverCheck: "crate_cover_check_plugin"
         case .gstreamer: "crate_gstreamer_plugin"
         case .secret: "crate_secret_plugin"
+        case .barcode: "crate_barcode_plugin"
         }
     }
 
@@ -33,6 +36,7 @@ public enum CratePlugin: String, CaseIterable, Sendable, Codable {
         case .coverCheck: "libopencv-video406"
         case .gstreamer: "libgstreamer-plugins-base1.0-0"
         case .secret: "libsecret-1-0"
+        case .barcode: "libzbar0"
         }
     }
 
@@ -42,6 +46,7 @@ public enum CratePlugin: String, CaseIterable, Sendable, Codable {
         case .coverCheck: "Photo verification (matching a photo against your crate offline)"
         case .gstreamer: "The playback engine"
         case .secret: "The keyring connection (API keys in the Secret Service)"
+        case .barcode: "Barcode reading"
         }
     }
 }
@@ -117,6 +122,7 @@ public enum PluginLoader {
         case .coverCheck: MemoryLayout<crate_cover_check_table>.size
         case .gstreamer: MemoryLayout<crate_gstreamer_table>.size
         case .secret: MemoryLayout<crate_secret_table>.size
+        case .barcode: MemoryLayout<crate_barcode_table>.size
         }
         guard let table = entry(), table.load(as: UInt32.self) == UInt32(CRATE_PLUGIN_ABI_VERSION),
               Int(table.load(fromByteOffset: 4, as: UInt32.self)) >= needed else {

@@ -281,6 +281,19 @@ struct ErrorMessageWalkTests {
             case .incompatible: 2
             }
         },
+        Walk([BarcodeError.wrongCheckDigit("4006381333932", expected: "1"), .isbn("9780306406157"), .wrongLength("12345"),
+              .notDigits("50999O2943527"), .notDigits(""), .unavailable(.notInstalled(.barcode, searched: ["/opt/crate/bin"])),
+              .unavailable(.cannotLoad(.barcode, path: "/opt/crate/lib/crate/libCrateBarcode.so")),
+              .scanFailed(width: 4000, height: 3000)], cases: 6) {
+            switch $0 {
+            case .wrongCheckDigit: 0
+            case .isbn: 1
+            case .wrongLength: 2
+            case .notDigits: 3
+            case .unavailable: 4
+            case .scanFailed: 5
+            }
+        },
         Walk([PlayerProcessError.notInstalled(searched: ["/opt/crate/bin", "/opt/crate/lib/crate"]),
               .couldNotStart(path: "/opt/crate/lib/crate/crate-player", errno: EACCES), .endedAtStart(reason: "exit status 1"),
               .failed("The player could not open the file."), .restarted(path: "/music/A/B/02.flac", reason: "Aborted"),
