@@ -50,6 +50,7 @@ struct DebugBarcodeCommandTests {
         let photo = Self.fixtures.appendingPathComponent("000-clean-small.jpg").path
         let lines = try await cli.run(["debug", "barcode", photo])
         #expect(lines.status == 0, "\(lines.stderr)")
+        // The manifest says 000-clean-small.jpg holds EAN-13 8015716242387.
         #expect(lines.stdout.contains("EAN-13 8015716242387"))
         let json = try await cli.run(["debug", "barcode", "--json", photo])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
