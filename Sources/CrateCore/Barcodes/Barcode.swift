@@ -101,6 +101,15 @@ public struct Barcode: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var description: String { "\(symbology.rawValue) \(digits)" }
 
+    private enum CodingKeys: String, CodingKey { case digits, symbology }
+
+    /// Decoded through the same rules: stored JSON cannot make an invalid barcode.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(digits: container.decode(String.self, forKey: .digits),
+                      symbology: container.decode(BarcodeSymbology.self, forKey: .symbology))
+    }
+
     // MARK: - The rules
 
     /// The GS1 check digit of `body` (the digits before it): from the right, weights 3, 1, 3, …;
