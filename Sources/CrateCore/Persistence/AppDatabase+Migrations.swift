@@ -392,6 +392,12 @@ extension AppDatabase {
             }
         }
 
+        // Album and review keys as `MusicText` folds them ("&" is "and", a leading "The" and
+        // Discogs' "(2)" do not count): stored keys are recomputed, not left to a rescan.
+        migrator.registerMigration("v19-music-text-keys") { db in
+            try rekeyMusicText(db)
+        }
+
         return migrator
     }()
 }
