@@ -2,8 +2,7 @@ import Foundation
 
 /// The one way Crate compares music text: artist names, album and track titles from tags, folder
 /// names, MusicBrainz, Discogs and a model's reading of a cover. Every matcher and key goes
-/// through here, so an album that matches in one place matches in all of them
-/// (docs/decisions, "one way to compare music text").
+/// through here, so an album that matches in one place matches in all of them.
 public enum MusicText {
     /// Articles that may lead a name ("The Beatles") or trail it after a comma ("Beatles, The").
     static let articles: Set<String> = ["the", "a", "an"]
