@@ -21,9 +21,16 @@ public enum ArtistCredit {
     /// inversion put back ("Beatles, The" → "The Beatles"), a featured guest dropped.
     public static func name(_ credit: String) -> String {
         var text = credit.trimmingCharacters(in: .whitespacesAndNewlines)
-        text = text.replacingOccurrences(of: #"\s+\(\d+\)$"#, with: "", options: .regularExpression)
-        let withoutGuest = text.replacingOccurrences(of: featuring, with: "", options: [.regularExpression, .caseInsensitive])
-        if !withoutGuest.isEmpty { text = withoutGuest }
+        // The checks before each pattern keep the common name (neither) free of regex work: an
+        // album key is made for every file of the music folder.
+        if text.hasSuffix(")") {
+            text = text.replacingOccurrences(of: #"\s+\(\d+\)$"#, with: "", options: .regularExpression)
+        }
+        let lower = text.lowercased()
+        if lower.contains(" feat") || lower.contains(" ft") || lower.contains("(feat") || lower.contains("[feat") {
+            let withoutGuest = text.replacingOccurrences(of: featuring, with: "", options: [.regularExpression, .caseInsensitive])
+            if !withoutGuest.isEmpty { text = withoutGuest }
+        }
         for article in ["The", "A", "An"] {
             let suffix = ", " + article
             if text.count > suffix.count, text.lowercased().hasSuffix(suffix.lowercased()) {

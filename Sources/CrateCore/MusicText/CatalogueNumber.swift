@@ -6,7 +6,7 @@ public enum CatalogueNumber {
     /// Upper case, full-width folded, spaces, dashes, dots and slashes dropped; nil for an empty
     /// number or Discogs' "none".
     public static func key(_ text: String) -> String? {
-        let folded = text.folding(options: [.widthInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX")).uppercased()
+        let folded = text.folding(options: [.widthInsensitive, .diacriticInsensitive], locale: MusicText.posix).uppercased()
         let kept = folded.filter { !$0.isWhitespace && !separators.contains($0) }
         return kept.isEmpty || kept == "NONE" ? nil : kept
     }

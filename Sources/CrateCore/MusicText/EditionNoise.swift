@@ -15,6 +15,7 @@ public enum EditionNoise {
     static let bareWords: Set<String> = ["remaster", "remastered", "deluxe", "edition", "expanded", "reissue"]
     /// Separators before a trailing edition segment: "Bookends - Remastered", "Rumours: Deluxe".
     static let dashes = [" - ", " – ", " — ", ": "]
+    static let dashScalars: Set<Unicode.Scalar> = ["-", "–", "—", ":"]
     static let brackets: [(open: String, close: String)] = [("(", ")"), ("[", "]"), ("{", "}")]
 
     /// The title with its trailing edition groups removed, repeatedly; a title that is only noise
@@ -29,7 +30,7 @@ public enum EditionNoise {
                     if isEdition(inside) { result = trimmed(result[..<start.lowerBound]) }
                 }
             }
-            for dash in dashes {
+            for dash in dashes where result.unicodeScalars.contains(where: dashScalars.contains) {
                 if let range = result.range(of: dash, options: .backwards), range.lowerBound > result.startIndex,
                    isEdition(String(result[range.upperBound...])) {
                     result = trimmed(result[..<range.lowerBound])
@@ -51,6 +52,9 @@ public enum EditionNoise {
     /// "Rumours 2013 Remaster" → "Rumours": a tail of edition words, years and ordinals that holds
     /// one of `bareWords` and leaves a title behind.
     static func stripBareTail(_ title: String) -> String {
+        // Most titles end in a word that is no noise: say so before folding anything.
+        let last = title.lowercased().split(separator: " ").last.map { $0.filter { $0.isLetter || $0.isNumber } } ?? ""
+        guard words.contains(last) || isYear(last) || isOrdinal(last) else { return title }
         let tokens = title.split(separator: " ", omittingEmptySubsequences: true)
         func isNoise(_ token: Substring) -> Bool {
             let word = MusicText.fold(String(token))

@@ -4,6 +4,7 @@ import Foundation
 /// names, MusicBrainz, Discogs and a model's reading of a cover. Every matcher and key goes
 /// through here, so an album that matches in one place matches in all of them.
 public enum MusicText {
+    static let posix = Locale(identifier: "en_US_POSIX")
     /// Articles that may lead a name ("The Beatles") or trail it after a comma ("Beatles, The").
     static let articles: Set<String> = ["the", "a", "an"]
 
@@ -13,8 +14,8 @@ public enum MusicText {
     /// spaced "+" read as "and", other punctuation is a word break. A name made only of
     /// punctuation ("!!!") keeps its folded form, or it would match every other such name.
     public static func fold(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        var words = splitWords(folded.replacingOccurrences(of: " + ", with: " and "))
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: posix)
+        var words = splitWords(folded.contains("+") ? folded.replacingOccurrences(of: " + ", with: " and ") : folded)
         if words.count > 2, words[words.count - 2] == ",", articles.contains(words[words.count - 1]) {
             words.removeLast(2)  // "Beatles, The": beets' end words.
         }
@@ -53,49 +54,51 @@ public enum MusicText {
     /// A track title as a reviewer writes it: bracketed parts ("(2004 Remaster)", "[Live]") and
     /// spaces do not count, so "Dont Stop" finds "Don't Stop (Remastered)".
     public static func trackTitle(_ text: String) -> String {
-        let bare = text.replacingOccurrences(of: #"\([^)]*\)|\[[^\]]*\]"#, with: " ", options: .regularExpression)
+        let bare = text.contains(where: { $0 == "(" || $0 == "[" })
+            ? text.replacingOccurrences(of: #"\([^)]*\)|\[[^\]]*\]"#, with: " ", options: .regularExpression) : text
         return fold(bare).replacingOccurrences(of: " ", with: "")
     }
 
-    /// Letters and digits as words; "," kept as a word of its own for the ", The" rule.
+    /// Letters, marks and digits as words; "," kept as a word of its own for the ", The" rule.
+    /// Scalars, not characters: an album key is made for every file of the music folder.
     private static func splitWords(_ text: String) -> [String] {
-        let characters = Array(text)
-        var words: [String] = [], word = ""
+        let scalars = Array(text.unicodeScalars)
+        var words: [String] = [], word = String.UnicodeScalarView()
         func flush() {
-            if !word.isEmpty { words.append(word) }
-            word = ""
+            if !word.isEmpty { words.append(String(word)) }
+            word = String.UnicodeScalarView()
         }
-        for (index, character) in characters.enumerated() {
-            if let spelled = transliterations[character] {
-                word.append(spelled)
-            } else if character.isLetter || character.isNumber {
-                word.append(character)
-            } else if character == "&" {
+        for (index, scalar) in scalars.enumerated() {
+            if let spelled = transliterations[scalar] {
+                word.append(contentsOf: spelled.unicodeScalars)
+            } else if CharacterSet.alphanumerics.contains(scalar) {
+                word.append(scalar)
+            } else if scalar == "&" {
                 flush()
                 words.append("and")
-            } else if apostrophes.contains(character) || (character == "." && joinsInitials(characters, at: index)) {
+            } else if apostrophes.contains(scalar) || (scalar == "." && joinsInitials(scalars, at: index)) {
                 continue  // "Don't" is "Dont"; "R.E.M." is "REM".
             } else {
                 flush()
-                if character == "," { words.append(",") }
+                if scalar == "," { words.append(",") }
             }
         }
         flush()
         return words
     }
 
-    static let apostrophes: Set<Character> = ["'", "’", "‘", "`", "ʼ"]
+    static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "`", "\u{2BC}"]
 
     /// Letters that folding leaves alone because they have no accent to drop, spelled as an
     /// English keyboard would: "Ágætis" is "Agaetis", "Mø" is "Mo".
-    static let transliterations: [Character: String] = [
+    static let transliterations: [Unicode.Scalar: String] = [
         "æ": "ae", "œ": "oe", "ø": "o", "ß": "ss", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i",
     ]
 
     /// A dot between two single letters ("R.E.M.", "t.A.T.u.") joins them; "Sgt. Pepper" keeps its break.
-    private static func joinsInitials(_ characters: [Character], at index: Int) -> Bool {
-        func isLetter(_ i: Int) -> Bool { i >= 0 && i < characters.count && characters[i].isLetter }
-        func isWordCharacter(_ i: Int) -> Bool { isLetter(i) || (i >= 0 && i < characters.count && characters[i].isNumber) }
+    private static func joinsInitials(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        func isLetter(_ i: Int) -> Bool { i >= 0 && i < scalars.count && CharacterSet.letters.contains(scalars[i]) }
+        func isWordCharacter(_ i: Int) -> Bool { i >= 0 && i < scalars.count && CharacterSet.alphanumerics.contains(scalars[i]) }
         let before = index - 1, after = index + 1
         return isLetter(before) && !isWordCharacter(before - 1) && isLetter(after) && !isWordCharacter(after + 1)
     }
