@@ -29,6 +29,7 @@ struct RepairCommand: AsyncParsableCommand {
     func run() async throws {
         let database: AppDatabase
         let summary: RepairSummary
+        let facts: ReleaseFactsSummary
         let left: DetailsCounts
         do {
             let environment = try openEnvironment()
@@ -36,6 +37,8 @@ struct RepairCommand: AsyncParsableCommand {
             let pipeline = try environment.services().makeScanPipeline()
             try database.resetFailedDetails()
             summary = await pipeline.repairPendingDetails(limit: limit ?? Int.max)
+            facts = summary.stoppedEarly == nil ? await pipeline.repairReleaseFacts(limit: limit ?? Int.max)
+                : ReleaseFactsSummary(left: try database.countAlbumsAwaitingReleaseFacts())
             left = try database.detailsCounts()
         } catch {
             throw fail(error)
@@ -46,14 +49,18 @@ struct RepairCommand: AsyncParsableCommand {
                 "albums_tried": summary.tried, "albums_completed": summary.completed,
                 "tracks": ["pending": left.tracksPending, "failed": left.tracksFailed],
                 "artwork": ["pending": left.artworkPending, "failed": left.artworkFailed],
+                "release_facts": ["looked_up": facts.looked, "stored": facts.stored, "pending": facts.left],
             ]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
             print(Terminal.json(data))
         } else {
             print(Self.sentence(summary: summary, left: left))
-            if let reason = summary.stoppedEarly { print("Stopped early: \(reason). Run `crate repair` again later.") }
+            if facts.looked > 0 || facts.left > 0 {
+                print("Release facts (barcode, catalogue numbers, formats): stored for \(facts.stored) of \(facts.looked) albums looked up; \(facts.left) still to look up.")
+            }
+            if let reason = summary.stoppedEarly ?? facts.stoppedEarly { print("Stopped early: \(reason). Run `crate repair` again later.") }
         }
-        if unfinished > 0 { throw ExitCode(1) }
+        if unfinished > 0 || facts.left > 0 { throw ExitCode(1) }
     }
 
     /// What the pass did and what is still to fetch: "Finished 1 of 2 albums. Still missing: 1

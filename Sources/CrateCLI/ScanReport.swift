@@ -10,6 +10,8 @@ struct ScanReport: Encodable {
     }
 
     struct AlbumJSON: Encodable {
+        /// The crate's album id (for `crate own`, `crate want`, `crate pressings`).
+        let id: Int64?
         let title: String
         let artist: String
         let year: String?
@@ -17,6 +19,7 @@ struct ScanReport: Encodable {
         let genres: [String]
         let musicbrainz_release_id: String?
         let musicbrainz_release_group_id: String?
+        let release: ReleaseJSON
     }
 
     struct CandidateJSON: Encodable {
@@ -57,6 +60,8 @@ struct ScanReport: Encodable {
     let review: ScanReviewJSON?
     let scan_id: Int64?
     let error: ErrorJSON?
+    /// Owned, wanted, seen or new: present for every identified scan.
+    var verdict: VerdictJSON? = nil
 
     static func make(file: String, pipeline: ScanPipeline, url: URL) async -> ScanReport {
         do {
@@ -112,8 +117,9 @@ struct ScanReport: Encodable {
         }
         self.init(
             file: file, status: .identified, tier: tier,
-            album: AlbumJSON(title: album.title, artist: album.artist, year: album.year, label: album.label, genres: album.genres,
-                             musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID),
+            album: AlbumJSON(id: album.id, title: album.title, artist: album.artist, year: album.year, label: album.label, genres: album.genres,
+                             musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID,
+                             release: ReleaseJSON(facts: result.releaseFacts)),
             candidates: result.candidates.enumerated().map { index, album in
                 CandidateJSON(title: album.title, artist: album.artist, musicbrainz_release_id: album.musicBrainzReleaseID,
                               score: result.candidateScores.indices.contains(index) ? (result.candidateScores[index] * 1000).rounded() / 1000 : nil)
@@ -122,6 +128,7 @@ struct ScanReport: Encodable {
             tracks: TracksJSON(status: album.tracksStatus.rawValue),
             review: ScanReviewJSON(result: result),
             scan_id: result.entry.scan.id, error: nil)
+        verdict = result.verdict.map(VerdictJSON.init)
     }
 
     func jsonLine() -> String {
@@ -141,7 +148,9 @@ struct ScanReport: Encodable {
             let art = artwork?.status == "ok" ? "" : artwork?.status == "pending" ? " — Album art still to fetch" : " — Album art unavailable"
             let trackList = tracks?.status == "pending" ? " — track list still to fetch (next run, or `crate repair`)"
                 : tracks?.status == "failed" ? " — track list could not be fetched" : ""
-            return "\(file): \(name) [\(tier ?? "?")]\(art)\(trackList)"
+            // The shop question first: owned, wanted, seen, new.
+            let verdict = self.verdict.map { "\($0.verdict.title.uppercased()) (\(Terminal.field($0.verdict.detail()))) " } ?? ""
+            return "\(file): \(verdict)\(name) [\(tier ?? "?")]\(art)\(trackList)"
         case .notIdentified, .error:
             return "\(file): \(Terminal.field(error?.message ?? status.rawValue))"
         }

@@ -140,7 +140,12 @@ public final class AppModel {
         keepRetryingWaitingPhotos()
         wall.refreshInBackground()
         let pipeline = self.pipeline
-        Task { await pipeline.repairPendingDetails() }
+        Task {
+            await pipeline.repairPendingDetails()
+            // Release facts for albums saved before Crate kept them: in the background, leaving
+            // MusicBrainz's pace mostly to the user's scans.
+            await pipeline.repairReleaseFacts(spacing: .seconds(3))
+        }
         // Still unfinished (another process may have scanned them meanwhile), still on disk,
         // and not already sent to the scanner by this session.
         let stillQueued = Set(((try? queue.unfinishedFiles()) ?? []).map(\.path))

@@ -119,7 +119,7 @@ public struct WallService: Sendable {
         album.musicBrainzReleaseGroupID = item.releaseGroupID.rawValue
         if album.title.isEmpty { album.title = item.title }
         if album.artist.isEmpty { album.artist = item.artist }
-        return try database.addToCrate(album, tracks: details?.tracks ?? [])
+        return try database.addToCrate(album, tracks: details?.tracks ?? [], facts: details?.facts)
     }
 
     /// Sends the feedback that is due.

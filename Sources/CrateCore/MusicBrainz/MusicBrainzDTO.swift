@@ -24,6 +24,8 @@ struct MBRelease: Decodable {
     let score: Int?
     let date: String?
     let country: String?
+    let barcode: String?
+    let packaging: String?
     let artistCredit: [MBArtistCredit]
     let releaseGroup: MBReleaseGroup?
     let labelInfo: [MBLabelInfo]
@@ -39,6 +41,8 @@ struct MBRelease: Decodable {
         score = c.lenientInt(AnyKey("score"))
         date = c.lenientString(AnyKey("date"))
         country = c.lenientString(AnyKey("country"))
+        barcode = c.lenientString(AnyKey("barcode"))
+        packaging = c.lenientString(AnyKey("packaging"))
         artistCredit = c.lenientArray(MBArtistCredit.self, AnyKey("artist-credit"))
         releaseGroup = c.lenient(MBReleaseGroup.self, AnyKey("release-group"))
         labelInfo = c.lenientArray(MBLabelInfo.self, AnyKey("label-info"))
@@ -104,25 +108,36 @@ struct MBReleaseGroup: Decodable {
 
 struct MBLabelInfo: Decodable {
     let catalogNumber: String?
+    /// nil for MusicBrainz's placeholder "[no label]", which means there is none.
     let labelName: String?
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         catalogNumber = c.lenientString(AnyKey("catalog-number"))
-        labelName = c.lenient(MBArtist.self, AnyKey("label"))?.name
+        let label = c.lenient(MBArtist.self, AnyKey("label"))
+        labelName = PlaceholderLabel.isPlaceholder(name: label?.name, id: label?.id) ? nil : label?.name
     }
 }
 
 struct MBMedium: Decodable {
     let position: Int?
     let format: String?
+    let title: String?
+    /// The hidden track before track 1 ("track 0"), which plays first; data tracks
+    /// (`data-tracks`, an enhanced CD's) are not read at all.
+    let pregap: MBTrack?
     let tracks: [MBTrack]
+    /// MusicBrainz's count of `tracks` (a lookup without `recordings` sends only this).
+    let trackCount: Int?
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         position = c.lenientInt(AnyKey("position"))
         format = c.lenientString(AnyKey("format"))
+        title = c.lenientString(AnyKey("title")).flatMap { $0.isEmpty ? nil : $0 }
+        pregap = c.lenient(MBTrack.self, AnyKey("pregap"))
         tracks = c.lenientArray(MBTrack.self, AnyKey("tracks"))
+        trackCount = c.lenientInt(AnyKey("track-count"))
     }
 }
 

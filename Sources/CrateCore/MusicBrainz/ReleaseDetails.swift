@@ -4,16 +4,19 @@ import Foundation
 public struct ReleaseDetails: Equatable, Sendable {
     /// Ready to insert; `artworkStatus` is `.pending` until the Cover Art Archive answers.
     public var album: Album
+    /// The playable tracks: a pregap first (position 0), video media's tracks left out.
     public var tracks: [ReleaseTrack]
-    public var status: String?
-    public var country: String?
+    /// Barcode, catalogue numbers, labels, media … of this exact release.
+    public var facts: ReleaseFacts
 
-    public init(album: Album, tracks: [ReleaseTrack], status: String? = nil, country: String? = nil) {
+    public init(album: Album, tracks: [ReleaseTrack], facts: ReleaseFacts = ReleaseFacts()) {
         self.album = album
         self.tracks = tracks
-        self.status = status
-        self.country = country
+        self.facts = facts
     }
+
+    public var status: String? { facts.status }
+    public var country: String? { facts.country }
 
     /// The tracks as rows for `albumID`, in canonical order.
     public func makeTracks(albumID: Int64) -> [Track] {
@@ -65,20 +68,49 @@ extension ReleaseDetails {
             artworkStatus: .pending
         )
         var tracks: [ReleaseTrack] = []
+        var media: [ReleaseMedium] = []
         for (mediumIndex, medium) in release.media.enumerated() {
+            let disc = medium.position ?? mediumIndex + 1
+            // A lookup without recordings lists no tracks, only their count.
+            let audio = medium.tracks.isEmpty ? (medium.trackCount ?? 0) : medium.tracks.count
+            media.append(ReleaseMedium(position: disc, format: medium.format, title: medium.title,
+                                       trackCount: audio + (medium.pregap == nil ? 0 : 1)))
+            // A video disc is listed, never queued: its "tracks" are chapters of a film.
+            guard !ReleaseMedium.isVideoFormat(medium.format) else { continue }
+            if let pregap = medium.pregap {
+                tracks.append(ReleaseTrack(pregap, disc: disc, position: 0))
+            }
             for (trackIndex, track) in medium.tracks.enumerated() {
-                tracks.append(ReleaseTrack(
-                    disc: medium.position ?? mediumIndex + 1,
-                    position: track.position ?? trackIndex + 1,
-                    number: track.number,
-                    title: track.title ?? track.recordingTitle ?? "",
-                    durationMs: track.length ?? track.recordingLength,
-                    recordingID: MBID(validating: track.recordingID)
-                ))
+                tracks.append(ReleaseTrack(track, disc: disc, position: track.position ?? trackIndex + 1))
             }
         }
-        self.tracks = tracks.sorted { ($0.disc, $0.position) < ($1.disc, $1.position) }
-        status = release.status
-        country = release.country
+        // Two tracks at one place (a malformed answer) would break the track table's key: the first stays.
+        var seen = Set<[Int]>()
+        self.tracks = tracks.sorted { ($0.disc, $0.position) < ($1.disc, $1.position) }.filter { seen.insert([$0.disc, $0.position]).inserted }
+        facts = ReleaseFacts(
+            releaseID: id.rawValue,
+            barcode: release.barcode.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 },
+            catalogNumbers: Self.distinct(release.labelInfo.compactMap(\.catalogNumber)),
+            labels: Self.distinct(release.labelInfo.compactMap(\.labelName)),
+            country: release.country.flatMap { $0.isEmpty ? nil : $0 },
+            date: release.date.flatMap { $0.isEmpty ? nil : $0 },
+            packaging: release.packaging.flatMap { $0.isEmpty ? nil : $0 },
+            status: release.status.flatMap { $0.isEmpty ? nil : $0 },
+            media: media
+        )
+    }
+
+    /// Non-empty values in their first order, each once ("[none]" catalogue numbers are MusicBrainz's "none" too).
+    private static func distinct(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && $0.lowercased() != "[none]" && seen.insert($0).inserted }
+    }
+}
+
+extension ReleaseTrack {
+    init(_ track: MBTrack, disc: Int, position: Int) {
+        self.init(disc: disc, position: position, number: track.number, title: track.title ?? track.recordingTitle ?? "",
+                  durationMs: track.length ?? track.recordingLength, recordingID: MBID(validating: track.recordingID))
     }
 }

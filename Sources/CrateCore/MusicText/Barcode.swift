@@ -47,6 +47,16 @@ public struct Barcode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What a stored barcode is found by: the GTIN-13 of a valid barcode, else its digits (a
+    /// 12-digit one with a leading 0), since MusicBrainz holds codes with a wrong check digit or
+    /// an ISBN, and a scan of the same digits must still find them. Nil without digits.
+    public static func lookupKey(_ text: String) -> String? {
+        if let barcode = Barcode(text) { return barcode.gtin13 }
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return digits.count == 12 ? "0" + digits : digits
+    }
+
     /// The barcode of `text`, or nil when it is not one (see `parse`).
     public init?(_ text: String) {
         guard case .success(let barcode) = Self.parse(text) else { return nil }

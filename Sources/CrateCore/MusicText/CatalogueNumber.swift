@@ -4,11 +4,11 @@ import Foundation
 /// "CDP-7-46200-2" and "cdp7462002" are one number.
 public enum CatalogueNumber {
     /// Upper case, full-width folded, spaces, dashes, dots and slashes dropped; nil for an empty
-    /// number or Discogs' "none".
+    /// number, Discogs' "none" or MusicBrainz's "[none]".
     public static func key(_ text: String) -> String? {
         let folded = text.folding(options: [.widthInsensitive, .diacriticInsensitive], locale: MusicText.posix).uppercased()
         let kept = folded.filter { !$0.isWhitespace && !separators.contains($0) }
-        return kept.isEmpty || kept == "NONE" ? nil : kept
+        return kept.isEmpty || kept == "NONE" || kept == "[NONE]" ? nil : kept
     }
 
     /// Whether two printed numbers are the same catalogue number.

@@ -15,7 +15,7 @@ extension AppDatabase {
     /// `pending`: the repair pass fetches it from the Cover Art Archive, like a scan's.
     /// Returns the album's id.
     @discardableResult
-    public func addToCrate(_ album: Album, tracks: [ReleaseTrack] = []) throws -> Int64 {
+    public func addToCrate(_ album: Album, tracks: [ReleaseTrack] = [], facts: ReleaseFacts? = nil) throws -> Int64 {
         try checkWritable()
         return try guardedWrite { db in
             if let release = album.musicBrainzReleaseID,
@@ -41,6 +41,7 @@ extension AppDatabase {
                                 durationMs: track.durationMs, recordingID: track.recordingID?.rawValue)
                 try row.insert(db)
             }
+            if let facts, facts.releaseID == stored.musicBrainzReleaseID { try Self.storeFacts(facts, albumID: albumID, in: db) }
             return albumID
         }
     }

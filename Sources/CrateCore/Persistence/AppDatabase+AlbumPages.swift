@@ -7,9 +7,10 @@ extension AppDatabase {
     /// The grid's listing: a COUNT, plus the ids in order for sorts without an index. The default
     /// order (last scan, newest first) costs the same for 100 000 albums as for 1 000: nothing is
     /// sorted, pages are read off `album_on_lastScanAt_id`.
-    public func albumListing(sortedBy sort: AlbumSort, reversed: Bool = false, matching query: String = "", revision: Int = 0) throws -> AlbumListing {
-        var listing = AlbumListing(sort: sort, reversed: reversed, query: query, revision: revision)
-        guard let filter = Self.albumFilter(query) else { return listing }  // Only punctuation: nothing matches.
+    public func albumListing(sortedBy sort: AlbumSort, reversed: Bool = false, matching query: String = "", collection: CollectionFilter = .seen,
+                             revision: Int = 0) throws -> AlbumListing {
+        var listing = AlbumListing(sort: sort, reversed: reversed, query: query, collection: collection, revision: revision)
+        guard let filter = Self.albumFilter(query, collection) else { return listing }  // Only punctuation: nothing matches.
         return try reader.read { db in
             if sort == .recentlyScanned {
                 listing.count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM album\(filter.sql)", arguments: filter.arguments) ?? 0
@@ -42,7 +43,7 @@ extension AppDatabase {
             let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return slice.compactMap { byID[$0] }
         }
-        guard let filter = Self.albumFilter(listing.query) else { return [] }
+        guard let filter = Self.albumFilter(listing.query, listing.collection) else { return [] }
         return try reader.read { db in
             try Self.summaries(db, sql: "SELECT \(columns) FROM album\(filter.sql) ORDER BY \(Self.albumOrder(listing.sort, reversed: listing.reversed)) LIMIT ? OFFSET ?",
                                arguments: filter.arguments + [limit, offset])
@@ -56,19 +57,22 @@ extension AppDatabase {
             guard offset < ordered.count else { return [] }
             return Array(ordered[offset..<min(ordered.count, offset + limit)])
         }
-        guard let filter = Self.albumFilter(listing.query) else { return [] }
+        guard let filter = Self.albumFilter(listing.query, listing.collection) else { return [] }
         return try reader.read { db in
             try Int64.fetchAll(db, sql: "SELECT album.id FROM album\(filter.sql) ORDER BY \(Self.albumOrder(listing.sort, reversed: listing.reversed)) LIMIT ? OFFSET ?",
                                arguments: filter.arguments + [limit, offset])
         }
     }
 
-    /// The WHERE clause of a search (empty for none); nil when the text can match nothing.
-    private static func albumFilter(_ query: String) -> (sql: String, arguments: StatementArguments)? {
+    /// The WHERE clause of a search within the owned, wanted or all albums (empty for none); nil
+    /// when the text can match nothing.
+    private static func albumFilter(_ query: String, _ collection: CollectionFilter) -> (sql: String, arguments: StatementArguments)? {
+        let owned = collection == .seen ? "" : Self.condition(collection)
         if let pattern = FTS5Pattern(matchingAllPrefixesIn: query) {
-            return (" WHERE album.id IN (SELECT rowid FROM album_fts WHERE album_fts MATCH ?)", [pattern])
+            return (" WHERE album.id IN (SELECT rowid FROM album_fts WHERE album_fts MATCH ?)\(owned.isEmpty ? "" : " AND \(owned)")", [pattern])
         }
-        return query.trimmingCharacters(in: .whitespaces).isEmpty ? ("", []) : nil
+        guard query.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return (owned.isEmpty ? "" : " WHERE \(owned)", [])
     }
 
     /// ORDER BY terms for the grid (titles and artists in natural order).

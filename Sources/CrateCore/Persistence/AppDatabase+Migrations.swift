@@ -392,9 +392,44 @@ extension AppDatabase {
             }
         }
 
-        // Album and review keys as `MusicText` folds them ("&" is "and", a leading "The" and
-        // Discogs' "(2)" do not count): stored keys are recomputed, not left to a rescan.
-        migrator.registerMigration("v19-music-text-keys") { db in
+        // Records: the exact release's facts (one row per album once looked up; an album with a
+        // release id and no row is still to look up, which `crate repair` does at MusicBrainz's
+        // pace), the copies the user owns, and whether they want the album.
+        migrator.registerMigration("v19-records") { db in
+            try db.create(table: "release_facts") { t in
+                t.primaryKey("albumId", .integer).references("album", onDelete: .cascade)
+                t.column("releaseId", .text)
+                t.column("barcode", .text)
+                // The barcode as 13 digits (a 12-digit UPC with its leading 0): found offline by a scan.
+                t.column("barcodeKey", .text).indexed()
+                t.column("catalogNumbers", .text).notNull().defaults(to: "[]")
+                t.column("labels", .text).notNull().defaults(to: "[]")
+                t.column("country", .text)
+                t.column("date", .text)
+                t.column("packaging", .text)
+                t.column("status", .text)
+                t.column("media", .text).notNull().defaults(to: "[]")
+                // The lookup answered that the release is gone (404): nothing more to fetch.
+                t.column("missing", .boolean).notNull().defaults(to: false)
+                t.column("fetchedAt", .datetime).notNull()
+            }
+            try db.create(table: "album_copy") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("album", onDelete: .cascade).notNull()
+                t.column("format", .text)
+                t.column("releaseId", .text)
+                t.column("note", .text)
+                t.column("addedAt", .datetime).notNull()
+            }
+            try db.alter(table: "album") { t in
+                t.add(column: "wantedAt", .datetime)
+            }
+            try db.create(index: "album_wanted", on: "album", columns: ["wantedAt"], condition: Column("wantedAt") != nil)
+        }
+
+        // Album, review and barcode keys as `MusicText` folds them ("&" is "and", a leading "The" and
+        // Discogs' "(2)" do not count; barcodes as GTIN-13): stored keys are recomputed, not left to a rescan.
+        migrator.registerMigration("v20-music-text-keys") { db in
             try rekeyMusicText(db)
         }
 

@@ -163,6 +163,8 @@ extension AppDatabase {
     static func removeIfAbandoned(albumID: Int64, in db: Database) throws -> Bool {
         let scans = try Scan.filter(Scan.Columns.albumID == albumID).fetchCount(db)
         guard scans == 0 else { return false }
+        // An album the user owns or wants stays, scanned or not.
+        guard try !Self.isInCollection(albumID: albumID, in: db) else { return false }
         return try Album.deleteOne(db, key: albumID)
     }
 
@@ -208,11 +210,13 @@ extension AppDatabase {
         }
     }
 
-    /// Fills in what the MusicBrainz lookup knows (genres, label, year, release group) and the
-    /// track list, in one transaction.
-    public func saveReleaseDetails(albumID: Int64, genres: [String], label: String?, year: String?, releaseGroupID: String?, tracks: [Track]) throws {
+    /// Fills in what the MusicBrainz lookup knows (genres, label, year, release group, the
+    /// release's facts) and the track list, in one transaction.
+    public func saveReleaseDetails(albumID: Int64, genres: [String], label: String?, year: String?, releaseGroupID: String?, tracks: [Track],
+                                   facts: ReleaseFacts? = nil) throws {
         try checkWritable()
         try writer.write { db in
+            if let facts { try Self.storeFacts(facts, albumID: albumID, in: db) }
             guard var album = try Album.fetchOne(db, key: albumID) else { throw CrateError.notFound("The album") }
             if !genres.isEmpty { album.genres = Array(genres.prefix(10)) }
             if let label, !label.isEmpty { album.label = label }
@@ -231,6 +235,13 @@ extension AppDatabase {
             let hasTracks = try !tracks.isEmpty || Track.filter(Track.Columns.albumID == albumID).fetchCount(db) > 0
             try Self.setTracksStatus(hasTracks ? .ok : .unavailable, albumID: albumID, in: db)
         }
+    }
+
+    /// Saves a whole lookup: the album's details, its track list and its release facts.
+    public func saveReleaseDetails(albumID: Int64, details: ReleaseDetails) throws {
+        try saveReleaseDetails(albumID: albumID, genres: details.album.genres, label: details.album.label, year: details.album.year,
+                               releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: details.makeTracks(albumID: albumID),
+                               facts: details.facts)
     }
 
     static func setTracksStatus(_ status: TrackListStatus, albumID: Int64, in db: Database) throws {

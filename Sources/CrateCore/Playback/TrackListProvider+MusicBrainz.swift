@@ -11,8 +11,7 @@ extension TrackListProvider {
             let details = try await client.release(releaseID)
             let tracks = details.makeTracks(albumID: albumID)
             guard !tracks.isEmpty else { throw PlaybackError.noTrackList(albumID: albumID) }
-            try database.saveReleaseDetails(albumID: albumID, genres: details.album.genres, label: details.album.label,
-                                            year: details.album.year, releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: tracks)
+            try database.saveReleaseDetails(albumID: albumID, details: details)
             return try database.tracks(forAlbum: albumID)
         }
     }

@@ -18,9 +18,16 @@ public struct ScanResult: Equatable, Sendable {
     /// nil when no review was asked for (no provider) or it failed (see `reviewFailure`).
     public var review: Review?
     public var reviewFailure: String?
+    /// Owned, wanted, seen before or new — as the collection stood before this scan.
+    public var verdict: Verdict?
+    /// The exact release's facts, when looked up.
+    public var releaseFacts: ReleaseFacts?
 
-    public init(entry: HistoryEntry, candidates: [Album] = [], review: Review? = nil, reviewFailure: String? = nil) {
+    public init(entry: HistoryEntry, candidates: [Album] = [], review: Review? = nil, reviewFailure: String? = nil,
+                verdict: Verdict? = nil, releaseFacts: ReleaseFacts? = nil) {
         self.entry = entry
+        self.verdict = verdict
+        self.releaseFacts = releaseFacts
         self.candidates = candidates
         self.review = review
         self.reviewFailure = reviewFailure

@@ -32,8 +32,8 @@ public final class ScanPipeline: AlbumScanner {
         public static let offline = Services()
     }
 
-    private let database: AppDatabase
-    private let services: Services
+    let database: AppDatabase
+    let services: Services
     private let preparer: ImagePreparer
     private let matcher: LocalMatcher
     private let verifier: CoverVerifier
@@ -76,7 +76,7 @@ public final class ScanPipeline: AlbumScanner {
             let confidence = 1 - Double(match.distance) / 256
             let entry = try save(album, method: .localMatch, confidence: confidence, batchItem: batchItem)
             events(.identified(entry.album))
-            return try await finishKnownAlbum(entry, events: events)
+            return withRecord(try await finishKnownAlbum(entry, events: events))
         }
 
         guard let identifier = services.identifier else {
@@ -107,7 +107,7 @@ public final class ScanPipeline: AlbumScanner {
         events(.identified(entry.album))
         var result = try await fetchDetails(for: entry, searchRelease: false, events: events)
         result.rankedCandidates = candidates
-        return result
+        return withRecord(result)
     }
 
     /// "Not this album?": replaces a scan's album with one of its runners-up in one transaction
@@ -119,7 +119,7 @@ public final class ScanPipeline: AlbumScanner {
         events(.identified(entry.album))
         var result = try await fetchDetails(for: entry, events: events)
         result.rankedCandidates = try database.candidates(forScan: entry.id)
-        return result
+        return withRecord(result)
     }
 
     /// Finishes albums whose track list or artwork a killed, failed or interrupted scan left
@@ -538,9 +538,7 @@ public final class ScanPipeline: AlbumScanner {
         }
         do {
             let details = try await musicBrainz.release(releaseID)
-            try database.saveReleaseDetails(
-                albumID: albumID, genres: details.album.genres, label: details.album.label, year: details.album.year,
-                releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: details.makeTracks(albumID: albumID))
+            try database.saveReleaseDetails(albumID: albumID, details: details)
             return .done
         } catch MusicBrainzError.mustWait {
             return .mustWait

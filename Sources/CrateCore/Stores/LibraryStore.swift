@@ -18,6 +18,10 @@ public struct LibraryState: Equatable, Sendable {
     public var reversed = false
     /// The search text (Ctrl+F); empty shows everything.
     public var query: String = ""
+    /// Every album (all are seen), or the owned or wanted ones.
+    public var collection: CollectionFilter = .seen
+    /// How many albums each collection filter shows.
+    public var collectionCounts = CollectionCounts()
     public var phase: Phase = .loading
     public var selectedAlbumID: Int64?
     /// Albums in the whole crate (the search shows `albums.count` of them).
@@ -30,7 +34,7 @@ public struct LibraryState: Equatable, Sendable {
     /// "2,000 albums", or while searching "12 of 2,000"; nil before the first load.
     public var countText: String? {
         guard phase == .loaded else { return nil }
-        if !query.isEmpty { return L10n.tr("%@ of %@", Self.grouped(listing.count), Self.grouped(total)) }
+        if !query.isEmpty || collection != .seen { return L10n.tr("%@ of %@", Self.grouped(listing.count), Self.grouped(total)) }
         return L10n.plural("%@ album", "%@ albums", total, Self.grouped(total))
     }
 
@@ -61,7 +65,7 @@ public struct LibraryState: Equatable, Sendable {
 @MainActor
 public final class LibraryStore {
     /// The tables the grid query reads (albums, their scans, and reviews for the rating sort).
-    public static let observedTables: Set<String> = [Album.databaseTableName, Scan.databaseTableName, Review.databaseTableName]
+    public static let observedTables: Set<String> = [Album.databaseTableName, Scan.databaseTableName, Review.databaseTableName, "album_copy"]
 
     public let state = ObservableValue(LibraryState())
     private let database: AppDatabase
@@ -105,18 +109,22 @@ public final class LibraryStore {
         let sort = state.value.sort
         let reversed = state.value.reversed
         let query = state.value.query
+        let collection = state.value.collection
         do {
             let revision = current, pageSize = Self.firstPageSize
-            let (listing, albums, total) = try await Task.detached(priority: .userInitiated) {
-                let listing = try database.albumListing(sortedBy: sort, reversed: reversed, matching: query, revision: revision)
+            let (listing, albums, counts) = try await Task.detached(priority: .userInitiated) {
+                let listing = try database.albumListing(sortedBy: sort, reversed: reversed, matching: query, collection: collection, revision: revision)
                 let albums = try database.albumPage(of: listing, offset: 0, limit: pageSize)
-                return (listing, albums, query.isEmpty ? listing.count : try database.counts().albums)
+                // The whole crate's count is the listing's own when nothing is filtered out.
+                let seen = query.isEmpty && collection == .seen ? listing.count : nil
+                return (listing, albums, try database.collectionCounts(seen: seen))
             }.value
             guard current == generation else { return }
             var next = state.value
             next.albums = albums
             next.listing = listing
-            next.total = total
+            next.total = counts.seen
+            next.collectionCounts = counts
             next.phase = .loaded
             // Every reload is told (the revision changes): albums past the first page may have
             // changed, and the grid re-reads the pages it holds and redraws only what differs.
@@ -149,6 +157,13 @@ public final class LibraryStore {
 
     private func keepSortChoice() {
         sortFile?.write(.init(sort: state.value.sort, reversed: state.value.reversed))
+    }
+
+    /// Shows every album, or only the owned or the wanted ones.
+    public func setCollection(_ filter: CollectionFilter) async {
+        guard filter != state.value.collection else { return }
+        state.update { $0.collection = filter }
+        await reload()
     }
 
     public func search(_ query: String) async {

@@ -47,7 +47,7 @@ struct WallDetailTests {
         let tracks = [ReleaseTrack(disc: 1, position: 1, number: "1", title: "Opening", durationMs: 1000, recordingID: nil)]
         var album = Album(musicBrainzReleaseID: ListenBrainzFixtures.mbid(0x79, 3), title: "Wall Album 3", artist: "Wall Artist", year: "1999")
         album.musicBrainzReleaseGroupID = item.releaseGroupID.rawValue
-        let details = ReleaseDetails(album: album, tracks: tracks, status: "Official", country: nil)
+        let details = ReleaseDetails(album: album, tracks: tracks, facts: ReleaseFacts(status: "Official"))
 
         let id = try service.addToCrate(item, details: details)
         #expect(try service.addToCrate(item, details: details) == id, "adding twice adds once")
