@@ -27,7 +27,10 @@ public enum EditionNoise {
             for (open, close) in brackets where result.hasSuffix(close) {
                 if let start = result.range(of: open, options: .backwards), start.lowerBound > result.startIndex {
                     let inside = String(result[start.upperBound..<result.index(before: result.endIndex)])
-                    if isEdition(inside) { result = trimmed(result[..<start.lowerBound]) }
+                    // A year alone counts only in brackets: "Prince - 1999" is an album's name.
+                    if isEdition(inside) || isYear(inside.trimmingCharacters(in: .whitespaces)) {
+                        result = trimmed(result[..<start.lowerBound])
+                    }
                 }
             }
             for dash in dashes where result.unicodeScalars.contains(where: dashScalars.contains) {
@@ -41,11 +44,9 @@ public enum EditionNoise {
         }
     }
 
-    /// Whether a bracketed or dashed group is edition noise: it names an edition ("2009
-    /// Remaster", "Super Deluxe") or is only a year ("[1977]").
+    /// Whether a bracketed or dashed group names an edition ("2009 Remaster", "Super Deluxe").
     public static func isEdition(_ text: String) -> Bool {
         let words = MusicText.fold(text).split(separator: " ").map(String.init)
-        if words.count == 1, isYear(words[0]) { return true }
         return words.contains { self.words.contains($0) } || zip(words, words.dropFirst()).contains { $0 == "re" && $1 == "issue" }
     }
 
