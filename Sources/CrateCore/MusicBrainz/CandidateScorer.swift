@@ -43,8 +43,8 @@ public struct CandidateScorer: Sendable {
     /// 1 − weighted distance, in 0...1.
     public func score(_ candidate: ReleaseCandidate, for query: ReleaseQuery, referenceYear: Int?) -> Double {
         var distance = 0.0
-        distance += weights.artist * (1 - StringSimilarity.similarity(candidate.artist, query.artist))
-        distance += weights.title * (1 - StringSimilarity.similarity(candidate.title, query.title))
+        distance += weights.artist * (1 - MusicText.similarity(candidate.artist, query.artist))
+        distance += weights.title * (1 - MusicText.similarity(candidate.title, query.title))
         distance += weights.status * statusPenalty(candidate.status)
         distance += weights.primaryType * primaryTypePenalty(candidate.primaryType)
         distance += weights.secondaryTypes * (candidate.secondaryTypes.isEmpty ? 0 : 1)
@@ -59,8 +59,8 @@ private extension CandidateScorer {
     func earliestYear(of candidates: [ReleaseCandidate], for query: ReleaseQuery) -> Int? {
         candidates
             .filter {
-                StringSimilarity.similarity($0.title, query.title) >= strongMatch
-                    && StringSimilarity.similarity($0.artist, query.artist) >= strongMatch
+                MusicText.similarity($0.title, query.title) >= strongMatch
+                    && MusicText.similarity($0.artist, query.artist) >= strongMatch
             }
             .compactMap(\.year)
             .min()
