@@ -15,6 +15,13 @@ public enum LuceneQuery {
         return out
     }
 
+    /// A release by barcode: the printed digits or their UPC-A/EAN-13 twin (digits only, so
+    /// nothing in it needs escaping).
+    public static func barcode(_ barcode: Barcode) -> String {
+        let forms = barcode.searchForms
+        return forms.count == 1 ? "barcode:\(forms[0])" : "(" + forms.map { "barcode:\($0)" }.joined(separator: " OR ") + ")"
+    }
+
     /// A quoted phrase; inside quotes only `"` and `\` need escaping: `Sunn O)))` → `"Sunn O)))"`.
     public static func phrase(_ text: String) -> String {
         var out = "\""
