@@ -37,7 +37,7 @@ final class VerdictBanner {
         Gtk.setText(title, verdict.title)
         let line = verdict.detail()
         Gtk.setText(detail, line)
-        Gtk.setAccessibleLabel(widget, "\(verdict.title). \(line)")
+        Gtk.setAccessibleLabel(widget, L10n.tr("%@. %@", verdict.title, line))
         gtk_widget_set_visible(widget, 1)
     }
 }
