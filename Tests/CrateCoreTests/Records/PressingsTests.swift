@@ -129,6 +129,18 @@ struct PressingsTests {
         #expect(try h.database.coverHash(forAlbum: albumID) == nil)
     }
 
+    @Test func aLookupOfTheOldPressingFinishingAfterTheSwitchIsNotSaved() throws {
+        let h = try PipelineHarness()
+        let albumID = try vinylAlbum(h)
+        let old = try decodeLookup(F.lookup(F.vinylRelease, titles: F.vinylTracks), id: F.vinyl)
+        try h.database.switchPressing(albumID: albumID, to: try decodeLookup(F.lookup(F.cdRelease, titles: F.cdTracks), id: F.cd))
+        // A repair pass (or playback) that looked the vinyl up before the switch saves now.
+        try h.database.saveReleaseDetails(albumID: albumID, details: old)
+        #expect(try h.database.tracks(forAlbum: albumID).map(\.title) == F.cdTracks)
+        #expect(try h.database.releaseFacts(albumID: albumID)?.releaseID == F.cd)
+        #expect(try h.database.album(id: albumID)?.year == "1987")
+    }
+
     @Test func aReleaseAlreadyInTheCrateTakesTheAlbumIn() async throws {
         let h = try PipelineHarness()
         let albumID = try vinylAlbum(h)
