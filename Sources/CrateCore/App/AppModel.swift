@@ -32,7 +32,7 @@ public final class AppModel {
     public private(set) var queue: QueuedScanner
     /// Converted and pasted photos, deleted once the scan queue no longer needs them.
     public let temporaryPhotos: TemporaryPhotos
-    private var pipeline: ScanPipeline
+    private(set) var pipeline: ScanPipeline
     private var scanToken: ObservationToken?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0

@@ -76,10 +76,15 @@ extension AppDatabase {
             """, arguments: [TrackListStatus.pending.rawValue, TrackListStatus.failed.rawValue, title, artist])
     }
 
-    /// Moves every scan of `albumID` onto `targetID` and removes `albumID` (its tracks, hash and
-    /// links go with it; a pending album has none worth keeping).
+    /// Moves every scan and owned copy of `albumID` onto `targetID` (which stays wanted if
+    /// either was, since the earlier date) and removes `albumID` (its tracks, hash, facts and
+    /// links go with it: they describe a release `targetID` does not stand for).
     static func merge(albumID: Int64, into targetID: Int64, in db: Database) throws {
         try db.execute(sql: "UPDATE scan SET albumId = ? WHERE albumId = ?", arguments: [targetID, albumID])
+        // What the user owns and wants is theirs, never a side effect of two albums becoming one.
+        try db.execute(sql: "UPDATE album_copy SET albumId = ? WHERE albumId = ?", arguments: [targetID, albumID])
+        try db.execute(sql: "UPDATE album SET wantedAt = (SELECT MIN(wantedAt) FROM album WHERE id IN (?, ?)) WHERE id = ?",
+                       arguments: [albumID, targetID, targetID])
         _ = try Album.deleteOne(db, key: albumID)
     }
 }

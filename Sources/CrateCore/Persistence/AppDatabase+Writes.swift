@@ -211,13 +211,19 @@ extension AppDatabase {
     }
 
     /// Fills in what the MusicBrainz lookup knows (genres, label, year, release group, the
-    /// release's facts) and the track list, in one transaction.
+    /// release's facts) and the track list, in one transaction. With `releaseID`, nothing is
+    /// written unless the album still stands for that release: a lookup started before the
+    /// album was switched to another pressing must not bring the old pressing's tracks back.
     public func saveReleaseDetails(albumID: Int64, genres: [String], label: String?, year: String?, releaseGroupID: String?, tracks: [Track],
-                                   facts: ReleaseFacts? = nil) throws {
+                                   facts: ReleaseFacts? = nil, releaseID: String? = nil) throws {
         try checkWritable()
         try writer.write { db in
-            if let facts { try Self.storeFacts(facts, albumID: albumID, in: db) }
             guard var album = try Album.fetchOne(db, key: albumID) else { throw CrateError.notFound("The album") }
+            if let releaseID, album.musicBrainzReleaseID != releaseID {
+                Log.notice("album \(albumID) is another pressing now; the lookup of \(releaseID) is not saved")
+                return
+            }
+            if let facts { try Self.storeFacts(facts, albumID: albumID, in: db) }
             if !genres.isEmpty { album.genres = Array(genres.prefix(10)) }
             if let label, !label.isEmpty { album.label = label }
             if let year, !year.isEmpty { album.year = year }
@@ -241,7 +247,7 @@ extension AppDatabase {
     public func saveReleaseDetails(albumID: Int64, details: ReleaseDetails) throws {
         try saveReleaseDetails(albumID: albumID, genres: details.album.genres, label: details.album.label, year: details.album.year,
                                releaseGroupID: details.album.musicBrainzReleaseGroupID, tracks: details.makeTracks(albumID: albumID),
-                               facts: details.facts)
+                               facts: details.facts, releaseID: details.album.musicBrainzReleaseID)
     }
 
     static func setTracksStatus(_ status: TrackListStatus, albumID: Int64, in db: Database) throws {

@@ -496,7 +496,7 @@ public final class ScanPipeline: AlbumScanner {
         return true
     }
 
-    private func fetchArtwork(for album: Album) async -> DetailsOutcome {
+    func fetchArtwork(for album: Album) async -> DetailsOutcome {
         guard let albumID = album.id else { return .skipped }
         guard let coverArt = services.coverArt else { return .skipped }
         guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
