@@ -252,6 +252,38 @@ struct SleeveHintSearchTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test func hintsOnlyEverRaiseAScore() throws {
+        let scorer = CandidateScorer()
+        let plain = ReleaseQuery(title: "Rumours", artist: "Fleetwood Mac")
+        let hinted = ReleaseQuery(title: "Rumours", artist: "Fleetwood Mac", label: "Warner Bros. Records", catalogNumber: "k56344",
+                                  barcode: "5011038563448", trackTitles: ["Dreams"])
+        var candidates: [ReleaseCandidate] = []
+        for (index, title) in ["Rumours", "Rumors", "Tusk", "Blue Monday"].enumerated() {
+            for status in ["Official", "Bootleg", nil] {
+                var candidate = ReleaseCandidate(releaseID: try MBID("\(index)c2b1a09-8f7e-4d6c-9b5a-493827161504"), title: title,
+                                                 artist: index == 3 ? "New Order" : "Fleetwood Mac", date: "1977", status: status, primaryType: "Album")
+                candidates.append(candidate)
+                candidate.catalogNumbers = ["K 56344"]
+                candidates.append(candidate)
+                candidate.labels = ["Warner Bros. Records"]
+                candidate.barcode = "5011038563448"
+                candidate.hasTrackFromSleeve = true
+                candidates.append(candidate)
+                candidate.catalogNumbers = ["FAC 73"]
+                candidate.barcode = "0093624877725"
+                candidates.append(candidate)
+            }
+        }
+        for candidate in candidates {
+            let before = scorer.score(candidate, for: plain, referenceYear: 1977)
+            let after = scorer.score(candidate, for: hinted, referenceYear: 1977)
+            #expect(after >= before && after <= 1, "\(candidate.title) \(candidate.catalogNumbers)")
+            if candidate.catalogNumbers.isEmpty && candidate.labels.isEmpty && !candidate.hasTrackFromSleeve {
+                #expect(after == before, "no agreement, no change")
+            }
+        }
+    }
+
     /// "Blue Monday" releases answered to a catalogue-number search for another album.
     static let blueMondayAsReleases = """
     {"count":1,"offset":0,"releases":[
