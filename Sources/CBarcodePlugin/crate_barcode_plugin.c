@@ -13,7 +13,7 @@ _Static_assert(CRATE_BARCODE_EAN13 == ZBAR_EAN13, "ZBar's EAN-13 number");
 /// A scanner for the four retail symbologies alone: fewer decoders run on every edge, and a QR
 /// code or a Code 128 on the sleeve is never reported. UPC-A and UPC-E are enabled as symbologies
 /// of their own, so ZBar reports them as such instead of as EAN-13 with a leading 0.
-static zbar_image_scanner_t *crate_barcode_scanner(int density) {
+static zbar_image_scanner_t *crate_barcode_scanner(int row_density, int column_density) {
     zbar_image_scanner_t *scanner = zbar_image_scanner_create();
     if (!scanner) return NULL;
     zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0);
@@ -22,15 +22,19 @@ static zbar_image_scanner_t *crate_barcode_scanner(int density) {
         zbar_image_scanner_set_config(scanner, wanted[i], ZBAR_CFG_ENABLE, 1);
         zbar_image_scanner_set_config(scanner, wanted[i], ZBAR_CFG_EMIT_CHECK, 1);
     }
-    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density);
-    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density);
+    // ZBar's X density is the spacing of the columns it scans, Y that of the rows.
+    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, column_density);
+    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, row_density);
     return scanner;
 }
 
 static int32_t crate_barcode_decode_grey(const uint8_t *grey, int32_t width, int32_t height, int32_t stride,
-                                         int32_t density, crate_barcode_symbol *out, int32_t capacity) {
+                                         int32_t row_density, int32_t column_density, crate_barcode_symbol *out,
+                                         int32_t capacity) {
     if (!grey || width <= 0 || height <= 0 || stride < width || capacity < 0 || (capacity > 0 && !out)) return -1;
-    if (density < 1) density = 1;
+    if (row_density < 0) row_density = 0;
+    if (column_density < 0) column_density = 0;
+    if (row_density == 0 && column_density == 0) return 0;
     // ZBar wants the rows packed; copy only when they are not.
     const size_t size = (size_t)width * (size_t)height;
     uint8_t *packed = NULL;
@@ -41,7 +45,7 @@ static int32_t crate_barcode_decode_grey(const uint8_t *grey, int32_t width, int
         for (int32_t y = 0; y < height; y++) memcpy(packed + (size_t)y * width, grey + (size_t)y * stride, width);
         pixels = packed;
     }
-    zbar_image_scanner_t *scanner = crate_barcode_scanner(density);
+    zbar_image_scanner_t *scanner = crate_barcode_scanner(row_density, column_density);
     zbar_image_t *image = zbar_image_create();
     if (!scanner || !image) {
         if (scanner) zbar_image_scanner_destroy(scanner);

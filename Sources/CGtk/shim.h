@@ -45,6 +45,13 @@ static inline void crate_object_set_string(void *object, const char *property, c
     g_object_set(object, property, value, NULL);
 }
 
+/// A string property's value (the caller frees it with g_free), NULL when unset.
+static inline char *crate_object_dup_string(void *object, const char *property) {
+    char *value = NULL;
+    g_object_get(object, property, &value, NULL);
+    return value;
+}
+
 /// gtk_about_dialog has a variadic convenience; authors need a NULL-terminated array.
 static inline void crate_about_set_authors(GtkAboutDialog *about, const char *author) {
     const char *authors[] = { author, NULL };

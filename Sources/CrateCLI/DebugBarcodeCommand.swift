@@ -17,13 +17,16 @@ extension DebugCommand {
         @Flag(help: "Print JSON instead of lines.")
         var json = false
 
+        @Flag(help: "Every pass on every line (slower on a photo without a barcode).")
+        var thorough = false
+
         func run() throws {
             let readings: [BarcodeReading]
             let elapsed: Double
             do {
                 let image = try BarcodeReader.decodePhoto(at: URL(fileURLWithPath: photo))
                 let start = DispatchTime.now().uptimeNanoseconds
-                readings = try BarcodeReader().readings(image)
+                readings = try (thorough ? BarcodeReader.thorough : BarcodeReader()).readings(image)
                 elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             } catch {
                 throw fail(error)

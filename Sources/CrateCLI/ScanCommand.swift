@@ -15,8 +15,16 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Tier 0 only: match against covers already in the crate, with no network at all.")
     var offline = false
 
+    @Option(help: "A record's barcode (EAN-13, UPC-A, EAN-8 or UPC-E digits) instead of a photo: the crate first, then MusicBrainz.")
+    var barcode: String?
+
     @Argument(help: "Photos of album covers (JPEG).")
-    var photos: [String]
+    var photos: [String] = []
+
+    func validate() throws {
+        if barcode == nil, photos.isEmpty { throw ValidationError("Give photos to scan, or --barcode DIGITS.") }
+        if barcode != nil, !photos.isEmpty { throw ValidationError("--barcode scans one barcode: give it without photos.") }
+    }
 
     func run() async throws {
         let pipeline: ScanPipeline
@@ -26,6 +34,10 @@ struct ScanCommand: AsyncParsableCommand {
             pipeline = try environment.services(offline: offline).makeScanPipeline()
         } catch {
             throw fail(error)
+        }
+        if let barcode {
+            try await scan(barcode: barcode, with: pipeline)
+            return
         }
         var outcomes: [ScanReport.Status] = []
         // The names' exact bytes: one that is not UTF-8 must still open.
@@ -42,5 +54,26 @@ struct ScanCommand: AsyncParsableCommand {
         if !offline { UsageCommand.warnIfNearBudget(environment) }
         if outcomes.contains(.error) { throw ExitCode(1) }
         if outcomes.contains(.notIdentified) { throw ExitCode(2) }
+    }
+
+    /// `--barcode`: a wrong check digit or an ISBN is refused before anything is looked up.
+    private func scan(barcode text: String, with pipeline: ScanPipeline) async throws {
+        let code: Barcode
+        do {
+            code = try Barcode(typed: text)
+        } catch {
+            throw fail(error)
+        }
+        let report: ScanReport
+        do {
+            report = ScanReport(file: "barcode:\(code.digits)", result: try await pipeline.scan(barcode: code))
+        } catch let failure as ScanFailure {
+            report = ScanReport(file: "barcode:\(code.digits)", failure: failure)
+        } catch {
+            throw fail(error)
+        }
+        print(json ? report.jsonLine() : report.humanLine())
+        if report.status == .error { throw ExitCode(1) }
+        if report.status == .notIdentified { throw ExitCode(2) }
     }
 }

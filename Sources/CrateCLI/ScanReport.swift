@@ -105,6 +105,7 @@ struct ScanReport: Encodable {
         case .vision: tier = "vision"
         case .visionSearch: tier = "vision+search"
         case .manual: tier = "manual"
+        case .barcode: tier = "barcode"
         }
         let artwork: ArtworkJSON
         switch album.artworkStatus {

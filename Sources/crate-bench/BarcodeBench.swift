@@ -15,7 +15,7 @@ struct BarcodePhoto: Decodable {
     let covered: [Truth]?
 }
 
-func benchBarcodes(_ directory: String, runs: Int) throws {
+func benchBarcodes(_ directory: String, runs: Int, scanLines: Int, allSets: Bool) throws {
     let dir = URL(fileURLWithPath: directory)
     let photos = try JSONDecoder().decode([BarcodePhoto].self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
     if let problem = BarcodeReader.unavailable { throw problem }
@@ -23,13 +23,14 @@ func benchBarcodes(_ directory: String, runs: Int) throws {
     for photo in photos { images[photo.file] = try BarcodeReader.decodePhoto(at: dir.appendingPathComponent(photo.file)) }
 
     func gtin(_ truth: BarcodePhoto.Truth) -> String? {
-        (try? Barcode(typed: truth.digits)).map(\.gtin13)
+        BarcodeSymbology(rawValue: truth.symbology).flatMap { try? Barcode(digits: truth.digits, symbology: $0) }.map(\.gtin13)
     }
 
     // Found rate and wrong digits, per class, for growing sets of passes.
-    let sets: [[BarcodeReader.Pass]] = [[.full], [.full, .half], [.full, .half, .stretched], BarcodeReader.Pass.allCases]
+    let sets: [[BarcodeReader.Pass]] = allSets ? [[.full], [.full, .rotated], [.half, .rotated], [.full, .half], [.full, .half, .stretched],
+                                                   BarcodeReader.Pass.allCases] : [BarcodeReader.standardPasses]
     for passes in sets {
-        let reader = BarcodeReader(passes: passes)
+        let reader = BarcodeReader(passes: passes, scanLines: scanLines)
         var rows: [String: (photos: Int, barcodes: Int, found: Int, wrong: Int, extra: Int)] = [:]
         var byPass: [BarcodeReader.Pass: Int] = [:]
         var misses: [String] = []
@@ -48,7 +49,7 @@ func benchBarcodes(_ directory: String, runs: Int) throws {
             // With several barcodes in frame, the first pass that finds any stops the search.
             if !expected.subtracting(read).isEmpty { misses.append("\(photo.file) (\(expected.subtracting(read).count) of \(expected.count))") }
         }
-        print("\n### passes: \(passes.map(\.rawValue).joined(separator: " → ")) (full pass every \(reader.density) lines)\n")
+        print("\n### passes: \(passes.map(\.rawValue).joined(separator: " → ")) (\(scanLines) scan lines across the short side)\n")
         print("| class | photos | barcodes | found | wrong digits |")
         print("|---|---|---|---|---|")
         var total = (photos: 0, barcodes: 0, found: 0, wrong: 0)
@@ -58,12 +59,17 @@ func benchBarcodes(_ directory: String, runs: Int) throws {
         }
         let rate = total.barcodes == 0 ? 0 : 100 * Double(total.found) / Double(total.barcodes)
         print("| all | \(total.photos) | \(total.barcodes) | \(total.found) (\(String(format: "%.1f", rate)) %) | \(total.wrong) |")
+        if allSets, let none = photos.first(where: { $0.class == "none" && $0.size == "12mp" }) {
+            let image = images[none.file]!
+            let times = try (0..<runs).map { _ in try milliseconds { _ = try reader.readings(image) } }
+            print("no-barcode 12 MP photo (every pass runs): median \(msText(median(times)))")
+        }
         print("found by pass: " + byPass.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
         if !misses.isEmpty { print("missed: " + misses.joined(separator: ", ")) }
     }
 
     // Time on 12 MP photos: one with a barcode found by the first pass, one found later, one without any.
-    let reader = BarcodeReader()
+    let reader = BarcodeReader(scanLines: scanLines)
     let big = photos.filter { $0.size == "12mp" }
     var picks: [(String, BarcodePhoto)] = []
     if let p = big.first(where: { $0.class == "clean" }) { picks.append(("barcode, first pass", p)) }
@@ -72,7 +78,7 @@ func benchBarcodes(_ directory: String, runs: Int) throws {
         return first.pass != .full
     }) { picks.append(("barcode, later pass", p)) }
     if let p = big.first(where: { $0.class == "none" }) { picks.append(("no barcode (all passes)", p)) }
-    print("\n### time on a 12 MP photo (median of \(runs) runs)\n")
+    print("\n### time on a 12 MP photo (median of \(runs) runs; \(scanLines) scan lines)\n")
     print("| photo | greyscale | reader (greyscale + passes) | zbarimg --raw -q (whole process) | zbarimg start-up alone |")
     print("|---|---|---|---|---|")
     let startup = (0..<runs).compactMap { _ in runZbarimg(["--version"]) }
@@ -81,7 +87,7 @@ func benchBarcodes(_ directory: String, runs: Int) throws {
         _ = try reader.readings(image)
         var grey: [Double] = [], total: [Double] = [], zbar: [Double] = []
         // No passes: the greyscale conversion alone.
-        let greyOnly = BarcodeReader(passes: [])
+        let greyOnly = BarcodeReader(passes: [], scanLines: scanLines)
         for _ in 0..<runs { grey.append(try milliseconds { _ = try greyOnly.readings(image) }) }
         for _ in 0..<runs { total.append(try milliseconds { _ = try reader.readings(image) }) }
         let path = dir.appendingPathComponent(photo.file).path

@@ -11,7 +11,7 @@ import Foundation
 ///   crate-bench player [RUNS]                 the player process against the player in this process
 ///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
-///   crate-bench barcodes DIR [--runs N]        barcode found rate per class and time on 12 MP photos, next to zbarimg
+///   crate-bench barcodes DIR [--runs N] [--lines N] [--passes]  barcode found rate per class and time on 12 MP photos, next to zbarimg
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -308,18 +308,24 @@ do {
     case "gap":
         try await benchGap(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     case "barcodes":
-        var runs = 7
+        var runs = 7, scanLines = BarcodeReader().scanLines, allSets = false
         var directory: String?
         var rest = arguments.dropFirst()
         while let arg = rest.popFirst() {
-            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n } else { directory = arg }
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            else if arg == "--lines", let n = rest.popFirst().flatMap({ Int($0) }) { scanLines = n }
+            else if arg == "--passes" { allSets = true }
+            else { directory = arg }
         }
-        guard let directory else { print("usage: crate-bench barcodes DIR [--runs N] (DIR from scripts/make-barcode-photos)"); exit(64) }
-        try benchBarcodes(directory, runs: runs)
+        guard let directory else {
+            print("usage: crate-bench barcodes DIR [--runs N] [--lines N] [--passes] (DIR from scripts/make-barcode-photos)")
+            exit(64)
+        }
+        try benchBarcodes(directory, runs: runs, scanLines: scanLines, allSets: allSets)
     case "player":
         try await benchPlayer(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes]")
         exit(64)
     }
 } catch let error as ImageError {

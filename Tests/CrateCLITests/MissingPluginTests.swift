@@ -37,3 +37,35 @@ struct MissingPluginTests {
         #expect(with.stdout.contains("\"identified\""))
     }
 }
+
+/// `crate debug barcode`: the hook the scan's barcode step is built on.
+@Suite("crate debug barcode", .tags(.process))
+struct DebugBarcodeCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/barcodes")
+
+    @Test("Prints the barcodes in a photo (lines and JSON); none: exit 2; without the plugin: the reason, exit 1")
+    func barcodes() async throws {
+        let cli = try CLIRunner()
+        let photo = Self.fixtures.appendingPathComponent("000-clean-small.jpg").path
+        let lines = try await cli.run(["debug", "barcode", photo])
+        #expect(lines.status == 0, "\(lines.stderr)")
+        // The manifest says 000-clean-small.jpg holds EAN-13 8015716242387.
+        #expect(lines.stdout.contains("EAN-13 8015716242387"))
+        let json = try await cli.run(["debug", "barcode", "--json", photo])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let first = try #require((object["barcodes"] as? [[String: Any]])?.first)
+        #expect(first["digits"] as? String == "8015716242387" && first["symbology"] as? String == "EAN-13" && first["valid"] as? Bool == true)
+        let none = try await cli.run(["debug", "barcode", Self.fixtures.appendingPathComponent("004-none-small.jpg").path])
+        #expect(none.status == 2 && none.stdout.contains("No barcode found."))
+        let empty = cli.root.appendingPathComponent("no-plugins").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let without = try await cli.run(["debug", "barcode", photo], extraEnvironment: ["CRATE_PLUGIN_DIR": empty])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains(BarcodeError.unavailable(.notInstalled(.barcode, searched: [empty])).message))
+        let corrupt = cli.root.appendingPathComponent("corrupt.jpg")
+        try Data((try Data(contentsOf: URL(fileURLWithPath: photo))).prefix(500)).write(to: corrupt)
+        let damaged = try await cli.run(["debug", "barcode", corrupt.path])
+        #expect(damaged.status == 1 && damaged.stderr.contains("damaged"), "\(damaged.stderr)")
+    }
+}

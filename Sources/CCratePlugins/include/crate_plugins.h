@@ -166,12 +166,13 @@ typedef struct {
 typedef struct {
     uint32_t abi_version;
     uint32_t size;
-    /// Decodes a greyscale picture (one byte a pixel, `stride` bytes a row). Scans every
-    /// `density`-th row and column (1: all of them). Writes up to `capacity` symbols to `out` and
-    /// returns how many were found (possibly more than `capacity`), or -1 when the picture cannot
-    /// be scanned (bad size, out of memory).
-    int32_t (*decode_grey)(const uint8_t *grey, int32_t width, int32_t height, int32_t stride, int32_t density,
-                           crate_barcode_symbol *out, int32_t capacity);
+    /// Decodes a greyscale picture (one byte a pixel, `stride` bytes a row) along every
+    /// `row_density`-th row and every `column_density`-th column (1: all of them; 0: none in that
+    /// direction, so two threads can take one direction each). Writes up to `capacity` symbols to
+    /// `out` and returns how many were found (possibly more than `capacity`), or -1 when the
+    /// picture cannot be scanned (bad size, out of memory). Safe to call from several threads.
+    int32_t (*decode_grey)(const uint8_t *grey, int32_t width, int32_t height, int32_t stride, int32_t row_density,
+                           int32_t column_density, crate_barcode_symbol *out, int32_t capacity);
 } crate_barcode_table;
 
 const crate_barcode_table *crate_barcode_plugin(void);

@@ -57,14 +57,14 @@ public enum ArtistResolution: Equatable, Sendable {
     /// Several artists could be meant, best score first: the user chooses; they are never merged.
     case ambiguous([ArtistCandidate])
 
-    /// Exactly one candidate carries the name asked for (case, accents and spacing ignored):
+    /// Exactly one candidate carries the name asked for (as `MusicText.fold` compares names):
     /// that one. Several do: ambiguous, namesakes first. None does: ambiguous over whatever the
     /// search found, so a misspelling is offered its corrections rather than guessed.
     public static func resolve(name: String, candidates: [ArtistCandidate]) -> ArtistResolution? {
         guard !candidates.isEmpty else { return nil }
         let ranked = rank(candidates)
-        let key = normalise(name)
-        let namesakes = ranked.filter { normalise($0.name) == key || $0.sortName.map(normalise) == key }
+        let key = MusicText.fold(name)
+        let namesakes = ranked.filter { MusicText.fold($0.name) == key || $0.sortName.map(MusicText.fold) == key }
         if namesakes.count == 1 { return .unique(namesakes[0]) }
         if namesakes.count > 1 { return .ambiguous(namesakes + ranked.filter { !namesakes.contains($0) }) }
         return .ambiguous(ranked)
@@ -75,10 +75,5 @@ public enum ArtistResolution: Equatable, Sendable {
         candidates.enumerated().sorted { a, b in
             a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
         }.map(\.element)
-    }
-
-    static func normalise(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -42,10 +42,10 @@ public final class ArtistCatalogueService: Sendable {
     /// the one cached catalogue with exactly this name). Nil when none or several match: a search
     /// decides then (never a merge).
     public func cachedArtist(name: String, releaseGroup: MBID?) throws -> ArtistCandidate? {
-        let key = ArtistResolution.normalise(name)
+        let key = MusicText.fold(name)
         if let releaseGroup {
             let listing = try database.cachedArtists(releaseGroup: releaseGroup, name: nil)
-            let named = listing.filter { ArtistResolution.normalise($0.name) == key }
+            let named = listing.filter { MusicText.fold($0.name) == key }
             if named.count == 1 { return named[0] }
             if named.isEmpty, listing.count == 1 { return listing[0] }
             if !listing.isEmpty { return nil }
@@ -59,8 +59,8 @@ public final class ArtistCatalogueService: Sendable {
     public func creditedArtist(name: String, releaseGroup: MBID) async throws -> ArtistCandidate? {
         guard let client else { throw ArtistCatalogueError.notCached }
         let credits = try await client.creditedArtists(ofReleaseGroup: releaseGroup)
-        let key = ArtistResolution.normalise(name)
-        let named = credits.filter { ArtistResolution.normalise($0.name) == key }
+        let key = MusicText.fold(name)
+        let named = credits.filter { MusicText.fold($0.name) == key }
         if named.count == 1 { return named[0] }
         return credits.count == 1 ? credits[0] : nil
     }

@@ -41,8 +41,11 @@ public struct Barcode: Hashable, Sendable, Codable, CustomStringConvertible {
         self.symbology = symbology
     }
 
-    /// A barcode as typed (or as a USB scanner types it): spaces and hyphens are ignored; 13 digits
-    /// are an EAN-13, 12 a UPC-A, 8 an EAN-8, or a UPC-E when they are not a valid EAN-8.
+    /// A barcode as typed (or as a USB scanner types it, or as MusicBrainz stores it): spaces and
+    /// hyphens are ignored; 13 digits are an EAN-13, 12 a UPC-A; 8 digits a UPC-E when they start
+    /// with 0 (GS1 keeps 0-led EAN-8s for in-store numbers, which no record carries), else an
+    /// EAN-8 (each tried as the other when its check digit fails); 6 or 7 digits a UPC-E printed
+    /// without its number system or check digit.
     public init(typed text: String) throws(BarcodeError) {
         let digits = String(text.filter { !$0.isWhitespace && $0 != "-" })
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
@@ -52,14 +55,36 @@ public struct Barcode: Hashable, Sendable, Codable, CustomStringConvertible {
         case 13: try self.init(digits: digits, symbology: .ean13)
         case 12: try self.init(digits: digits, symbology: .upcA)
         case 8:
+            let order: [BarcodeSymbology] = digits.hasPrefix("0") ? [.upcE, .ean8] : [.ean8, .upcE]
             do throws(BarcodeError) {
-                try self.init(digits: digits, symbology: .ean8)
+                try self.init(digits: digits, symbology: order[0])
             } catch {
-                guard let upcE = try? Barcode(digits: digits, symbology: .upcE) else { throw error }
-                self = upcE
+                guard let other = try? Barcode(digits: digits, symbology: order[1]) else { throw error }
+                self = other
             }
+        case 6, 7:
+            let body = digits.count == 6 ? "0" + digits : digits
+            guard body.hasPrefix("0") || body.hasPrefix("1") else { throw .wrongLength(digits) }
+            let check = Self.checkDigit(of: String(Self.expandUPCE(body + "0").dropLast()))
+            try self.init(digits: body + String(check), symbology: .upcE)
         default: throw .wrongLength(digits)
         }
+    }
+
+    /// The barcode of typed or stored text, or nil when it is not a valid record barcode.
+    public init?(_ text: String) {
+        guard let barcode = try? Barcode(typed: text) else { return nil }
+        self = barcode
+    }
+
+    /// What a stored barcode is found by: the GTIN-13 of a valid barcode, else its digits (a
+    /// 12-digit one with a leading 0), since MusicBrainz holds codes with a wrong check digit or
+    /// an ISBN, and a scan of the same digits must still find them. Nil without digits.
+    public static func lookupKey(_ text: String) -> String? {
+        if let barcode = Barcode(text) { return barcode.gtin13 }
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return digits.count == 12 ? "0" + digits : digits
     }
 
     /// The GTIN-13 form, the one to compare and store: a UPC-A with a leading 0, a UPC-E expanded
@@ -100,6 +125,15 @@ public struct Barcode: Hashable, Sendable, Codable, CustomStringConvertible {
     public func isSameItem(as other: Barcode) -> Bool { gtin13 == other.gtin13 }
 
     public var description: String { "\(symbology.rawValue) \(digits)" }
+
+    private enum CodingKeys: String, CodingKey { case digits, symbology }
+
+    /// Decoded through the same rules: stored JSON cannot make an invalid barcode.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(digits: container.decode(String.self, forKey: .digits),
+                      symbology: container.decode(BarcodeSymbology.self, forKey: .symbology))
+    }
 
     // MARK: - The rules
 

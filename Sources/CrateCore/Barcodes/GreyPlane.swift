@@ -85,15 +85,25 @@ struct GreyPlane: Sendable {
         let side = Int((Double(width + height) * c).rounded(.up))
         let cx = Double(width) / 2, cy = Double(height) / 2, cs = Double(side) / 2
         let w = width, h = height
+        // 16.16 fixed point, stepped along each row; the rows split between both cores.
+        let step = Int((c * 65536).rounded())
         let out = [UInt8](unsafeUninitializedCapacity: side * side) { out, initialized in
             pixels.withUnsafeBufferPointer { src in
                 let s = src.baseAddress!, d = out.baseAddress!
-                for v in 0..<side {
-                    let dy = Double(v) - cs
-                    for u in 0..<side {
-                        let dx = Double(u) - cs
-                        let x = Int(cx + (dx - dy) * c), y = Int(cy + (dx + dy) * c)
-                        d[v * side + u] = x >= 0 && x < w && y >= 0 && y < h ? s[y * w + x] : 255
+                // Each task writes only its own rows.
+                Parallel.perform(iterations: 2) { part in
+                    for v in (part * side / 2)..<((part + 1) * side / 2) {
+                        // The source point of u = 0 (dx = -cs), then one step per pixel.
+                        let dy = Double(v) - cs
+                        var x = Int(((cx + (-cs - dy) * c) * 65536).rounded(.down))
+                        var y = Int(((cy + (-cs + dy) * c) * 65536).rounded(.down))
+                        let row = d + v * side
+                        for u in 0..<side {
+                            let xi = x >> 16, yi = y >> 16
+                            row[u] = xi >= 0 && xi < w && yi >= 0 && yi < h ? s[yi * w + xi] : 255
+                            x += step
+                            y += step
+                        }
                     }
                 }
             }

@@ -173,16 +173,15 @@ public struct DiscogsClient: Sendable {
         results.compactMap { result -> DiscogsLink? in
             guard let url = result.pageURL else { return nil }
             let (artist, title) = result.artistAndTitle
-            var score = 0.45 * StringSimilarity.similarity(artist, query.artist) + 0.45 * StringSimilarity.similarity(title, query.title)
+            // Discogs names namesakes "Prince (2)": the suffix is not part of the name.
+            var score = 0.45 * MusicText.similarity(ArtistCredit.name(artist), query.artist) + 0.45 * MusicText.similarity(title, query.title)
             if let year = query.year, let found = result.year, !year.isEmpty {
                 score += year == found ? 0.1 : -0.05
             } else {
                 score += 0.05
             }
-            let digits = { (text: String) in text.filter(\.isNumber) }
-            if let barcode = query.barcode.map(digits), !barcode.isEmpty, result.barcodes.map(digits).contains(barcode) { score = max(score, 0.95) }
-            if let catno = query.catalogueNumber.map(StringSimilarity.normalise), !catno.isEmpty,
-               result.catalogueNumber.map(StringSimilarity.normalise) == catno {
+            if let barcode = query.barcode.flatMap({ Barcode($0) }), result.barcodes.compactMap({ Barcode($0) }).contains(where: barcode.isSameItem) { score = max(score, 0.95) }
+            if let catno = query.catalogueNumber, let found = result.catalogueNumber, CatalogueNumber.same(catno, found) {
                 score = max(score, min(1, score + 0.2))
             }
             return DiscogsLink(releaseID: result.id, url: url, score: min(1, max(0, score)), title: result.title, year: result.year)

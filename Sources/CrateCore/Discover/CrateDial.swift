@@ -42,7 +42,7 @@ public struct CrateDialTable: Equatable, Sendable {
 
     /// Reads the table from the data folder (see `DataFiles`).
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CrateDialTable {
-        guard let url = DataFiles.locate(fileName, environment: environment) else { throw WallError.dataFileMissing(fileName) }
+        guard let url = DataFiles.url(for: fileName, environment: environment) else { throw WallError.dataFileMissing(fileName) }
         return try load(from: url)
     }
 

@@ -300,7 +300,7 @@ public struct WildCardSource: WallSource {
 
     /// The genre list: one per line; `#` comments and blank lines skipped.
     public static func genres(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
-        guard let url = DataFiles.locate(fileName, environment: environment), let data = FileManager.default.contents(atPath: url.path) else {
+        guard let url = DataFiles.url(for: fileName, environment: environment), let data = FileManager.default.contents(atPath: url.path) else {
             throw WallError.dataFileMissing(fileName)
         }
         let list = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)

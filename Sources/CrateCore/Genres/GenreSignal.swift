@@ -49,7 +49,7 @@ public struct GenreDialTable: Equatable, Sendable {
     }
 
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> GenreDialTable {
-        guard let url = DataFiles.locate(fileName, environment: environment),
+        guard let url = DataFiles.url(for: fileName, environment: environment),
               let data = FileManager.default.contents(atPath: url.path) else { throw WallError.dataFileMissing(fileName) }
         return try parse(data)
     }

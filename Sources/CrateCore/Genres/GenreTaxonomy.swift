@@ -109,9 +109,9 @@ public struct GenreTaxonomy: Equatable, Sendable {
 // MARK: - Reading the file
 
 extension GenreTaxonomy {
-    /// Reads the data file from the standard places (`CrateDataFiles`).
+    /// Reads the data file from the standard places (`DataFiles`).
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> GenreTaxonomy {
-        guard let url = CrateDataFiles.locate(fileName, environment: environment) else {
+        guard let url = DataFiles.url(for: fileName, environment: environment) else {
             throw GenreTaxonomyError.notFound
         }
         return try load(from: url)

@@ -33,6 +33,11 @@ public enum L10n {
     /// Binds the text domain once, on first use (the locale comes from LANG, LC_*, LANGUAGE).
     private static let bound: Bool = crate_intl_bind(domain, localeDirectory()) == 0
 
+    /// Binds the text domain now: for text that others look up in it (GtkBuilder files).
+    public static func prepare() {
+        _ = bound
+    }
+
     /// The translation of `msgid` with `arguments` put in its placeholders.
     public static func tr(_ msgid: String, _ arguments: any CustomStringConvertible...) -> String {
         _ = bound

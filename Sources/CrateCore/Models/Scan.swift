@@ -10,6 +10,8 @@ public enum IdentificationMethod: String, Codable, Sendable {
     case visionSearch = "vision-search"
     /// Chosen by the user (another candidate, or a manual entry).
     case manual
+    /// The record's barcode (read from the photo, typed, or a USB scanner's): the crate, then MusicBrainz.
+    case barcode
 }
 
 /// One scan: when it happened and what it found. The photo itself is never stored.

@@ -35,7 +35,7 @@ public struct AlbumMatchResult: Equatable, Sendable {
 }
 
 /// Ties crate albums to files of the music folder: by MusicBrainz release id, then release-group
-/// id, then the normalised album artist + title (`AlbumNameKey`). At each step exactly one album
+/// id, then the album artist + title as `MusicText.albumKey` folds them. At each step exactly one album
 /// on disk must fit; two or more is "ambiguous", reported with the candidates.
 public struct AlbumMatcher: Sendable {
     public let diskAlbums: [DiskAlbum]
@@ -81,7 +81,7 @@ public struct AlbumMatcher: Sendable {
         if let id = album.musicBrainzReleaseGroupID?.lowercased(), let hits = byReleaseGroup[id], !hits.isEmpty {
             return result(hits, .releaseGroupID)
         }
-        let key = AlbumNameKey.key(artist: album.artist, title: album.title)
+        let key = MusicText.albumKey(artist: album.artist, title: album.title)
         if let hits = byKey[key], !hits.isEmpty {
             return result(hits, .name)
         }

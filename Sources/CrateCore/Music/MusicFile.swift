@@ -28,7 +28,7 @@ public struct MusicFile: Identifiable, Equatable, Sendable, Codable {
     public var musicBrainzAlbumID: String?
     public var musicBrainzReleaseGroupID: String?
     public var musicBrainzTrackID: String?
-    /// `AlbumNameKey.key(artist:title:)` of albumArtist + album.
+    /// `MusicText.albumKey(artist:title:)` of albumArtist + album.
     public var albumKey: String
     /// Files with the same group key are one album on disk: the release id when tagged, else the
     /// album's folder (disc sub-folders folded into it) plus the album key.
@@ -112,7 +112,7 @@ extension MusicFile {
         let track = value.trackText.flatMap(Self.leadingNumber).flatMap { $0 > 0 && $0 < 10_000 ? $0 : nil } ?? nameNumber
         let albumArtist = value.albumArtist ?? value.artist ?? folderNames.artist
         let album = value.album ?? folderNames.album
-        let key = AlbumNameKey.key(artist: albumArtist, title: album)
+        let key = MusicText.albumKey(artist: albumArtist, title: album)
         let groupKey = value.musicBrainzAlbumID.map { "mb:" + $0.lowercased() } ?? "dir:" + albumDirectory + "\u{1F}" + key
         return MusicFile(
             path: found.path, mtimeNs: found.mtimeNs, size: found.size,

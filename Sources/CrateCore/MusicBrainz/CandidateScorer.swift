@@ -54,8 +54,8 @@ public struct CandidateScorer: Sendable {
     /// 1 − weighted distance, in 0...1.
     public func score(_ candidate: ReleaseCandidate, for query: ReleaseQuery, referenceYear: Int?) -> Double {
         var distance = 0.0
-        distance += weights.artist * (1 - StringSimilarity.similarity(candidate.artist, query.artist))
-        distance += weights.title * (1 - StringSimilarity.similarity(candidate.title, query.title))
+        distance += weights.artist * (1 - MusicText.similarity(candidate.artist, query.artist))
+        distance += weights.title * (1 - MusicText.similarity(candidate.title, query.title))
         distance += weights.status * statusPenalty(candidate.status)
         distance += weights.primaryType * primaryTypePenalty(candidate.primaryType)
         distance += weights.secondaryTypes * (candidate.secondaryTypes.isEmpty ? 0 : 1)
@@ -76,27 +76,21 @@ private extension CandidateScorer {
         if let read = query.validBarcode, let theirs = candidate.barcode, let barcode = try? Barcode(typed: theirs), barcode.isSameItem(as: read) {
             remaining *= 1 - sleeveBonus.barcode
         }
-        if let read = query.catalogNumber.map(Self.catalogKey), !read.isEmpty, candidate.catalogNumbers.contains(where: { Self.catalogKey($0) == read }) {
+        if let read = query.catalogNumber, candidate.catalogNumbers.contains(where: { CatalogueNumber.same(read, $0) }) {
             remaining *= 1 - sleeveBonus.catalogNumber
         }
         if candidate.hasTrackFromSleeve { remaining *= 1 - sleeveBonus.track }
-        if let read = query.label, !read.isEmpty, candidate.labels.contains(where: { StringSimilarity.similarity($0, read) >= strongMatch }) {
+        if let read = query.label, !read.isEmpty, candidate.labels.contains(where: { MusicText.similarity($0, read) >= strongMatch }) {
             remaining *= 1 - sleeveBonus.label
         }
         return 1 - remaining
     }
 
-    /// Catalogue numbers compared the way MusicBrainz's `catno` field does: case, spaces and
-    /// separators ignored ("K 56344" = "k56344" = "K-56344").
-    static func catalogKey(_ text: String) -> String {
-        String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
-    }
-
     func earliestYear(of candidates: [ReleaseCandidate], for query: ReleaseQuery) -> Int? {
         candidates
             .filter {
-                StringSimilarity.similarity($0.title, query.title) >= strongMatch
-                    && StringSimilarity.similarity($0.artist, query.artist) >= strongMatch
+                MusicText.similarity($0.title, query.title) >= strongMatch
+                    && MusicText.similarity($0.artist, query.artist) >= strongMatch
             }
             .compactMap(\.year)
             .min()

@@ -15,6 +15,13 @@ public enum LuceneQuery {
         return out
     }
 
+    /// A release by barcode: the printed digits or their UPC-A/EAN-13 twin (digits only, so
+    /// nothing in it needs escaping).
+    public static func barcode(_ barcode: Barcode) -> String {
+        let forms = barcode.searchForms
+        return forms.count == 1 ? "barcode:\(forms[0])" : "(" + forms.map { "barcode:\($0)" }.joined(separator: " OR ") + ")"
+    }
+
     /// A quoted phrase; inside quotes only `"` and `\` need escaping: `Sunn O)))` → `"Sunn O)))"`.
     public static func phrase(_ text: String) -> String {
         var out = "\""
@@ -68,12 +75,6 @@ public enum LuceneQuery {
         let words = clean(text).split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return nil }
         return "(" + words.map { escape(String($0)) + "~" }.joined(separator: " ") + ")"
-    }
-
-    /// A release by its barcode: `barcode:5099902943527`. Only a valid `Barcode` gets here, so the
-    /// term is digits alone (MusicBrainz drops leading zeros, so a UPC-A finds its EAN-13 too).
-    public static func barcode(_ barcode: Barcode) -> String {
-        "barcode:" + barcode.digits
     }
 
     /// A release by catalogue number, with the label when one was read:

@@ -25,7 +25,7 @@ extension MusicBrainzClient {
         var candidates: [ReleaseCandidate] = []
         for recording in recordings {
             let readOnSleeve = recording.title.map { title in
-                query.trackTitles.contains { StringSimilarity.similarity($0, title) >= scorer.strongMatch }
+                query.trackTitles.contains { MusicText.similarity($0, title) >= scorer.strongMatch }
             } ?? false
             for release in recording.releases {
                 guard var candidate = ReleaseCandidate(release) else { continue }

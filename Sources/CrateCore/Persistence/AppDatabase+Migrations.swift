@@ -427,6 +427,12 @@ extension AppDatabase {
             try db.create(index: "album_wanted", on: "album", columns: ["wantedAt"], condition: Column("wantedAt") != nil)
         }
 
+        // Album, review and barcode keys as `MusicText` folds them ("&" is "and", a leading "The" and
+        // Discogs' "(2)" do not count; barcodes as GTIN-13): stored keys are recomputed, not left to a rescan.
+        migrator.registerMigration("v20-music-text-keys") { db in
+            try rekeyMusicText(db)
+        }
+
         return migrator
     }()
 }

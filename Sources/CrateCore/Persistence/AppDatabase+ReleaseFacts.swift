@@ -11,7 +11,7 @@ extension AppDatabase {
     /// Albums whose stored release facts carry `barcode` (any spelling: a 12-digit UPC finds its
     /// 13-digit EAN and back), most recently added first.
     public func albums(withBarcode barcode: String) throws -> [Album] {
-        guard let key = ReleaseFactsRow.barcodeKey(barcode) else { return [] }
+        guard let key = Barcode.lookupKey(barcode) else { return [] }
         return try reader.read { db in
             try Album.fetchAll(db, sql: """
                 SELECT album.* FROM album JOIN release_facts f ON f.albumId = album.id
@@ -87,7 +87,7 @@ struct ReleaseFactsRow: Codable, FetchableRecord, PersistableRecord {
         albumId = albumID
         releaseId = facts.releaseID
         barcode = facts.barcode
-        barcodeKey = facts.barcode.flatMap(Self.barcodeKey)
+        barcodeKey = facts.barcode.flatMap(Barcode.lookupKey)
         catalogNumbers = JSONList.encode(facts.catalogNumbers)
         labels = JSONList.encode(facts.labels)
         country = facts.country
@@ -104,12 +104,5 @@ struct ReleaseFactsRow: Codable, FetchableRecord, PersistableRecord {
                      country: country, date: date, packaging: packaging, status: status,
                      // A damaged list reads as no media rather than failing the album.
                      media: (try? JSONDecoder().decode([ReleaseMedium].self, from: Data(media.utf8))) ?? [])
-    }
-
-    /// The digits as an EAN-13 (a 12-digit UPC-A gains its leading 0); other lengths as they are.
-    static func barcodeKey(_ text: String) -> String? {
-        let digits = text.filter(\.isASCII).filter(\.isNumber)
-        guard !digits.isEmpty else { return nil }
-        return digits.count == 12 ? "0" + digits : digits
     }
 }

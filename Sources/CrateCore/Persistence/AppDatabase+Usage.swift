@@ -70,7 +70,8 @@ public enum ScanTier: String, CaseIterable, Codable, Sendable {
     /// The tier of a saved scan; nil for a manual choice ("Not this album?"), which costs nothing.
     public init?(method: IdentificationMethod) {
         switch method {
-        case .localMatch: self = .local
+        // A barcode costs nothing, like tier 0.
+        case .localMatch, .barcode: self = .local
         case .vision: self = .vision
         case .visionSearch: self = .search
         case .manual: return nil

@@ -152,7 +152,7 @@ extension AppDatabase {
                 var count = 0
                 if let release: String = row[0] { count = try groups("mbAlbumId", release.lowercased()) }
                 if count == 0, let group: String = row[1] { count = try groups("mbReleaseGroupId", group.lowercased()) }
-                if count == 0 { count = try groups("albumKey", AlbumNameKey.key(artist: row[3], title: row[2])) }
+                if count == 0 { count = try groups("albumKey", MusicText.albumKey(artist: row[3], title: row[2])) }
                 switch count {
                 case 0: unmatched += 1
                 case 1: matched += 1

@@ -44,7 +44,8 @@ public final class ReviewService: Sendable {
     public func cachedReview(for input: ReviewInput) -> Review? {
         let key = ReviewKey.make(artist: input.artist, title: input.title)
         do {
-            return try database.review(key: key)
+            // A review stored before the music-text keys, of an album the migration could not see.
+            return try database.review(key: key) ?? database.review(key: LegacyReviewKey.make(artist: input.artist, title: input.title))
         } catch {
             // A read failure is reported and treated as a miss: the review can still be written.
             log("could not read cached review: \(error.localizedDescription)")

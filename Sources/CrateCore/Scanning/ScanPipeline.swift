@@ -377,7 +377,7 @@ public final class ScanPipeline: AlbumScanner {
     /// Artwork, track list and review at the same time; each fails on its own. The album's
     /// details are claimed first: when another process is already fetching them, this scan
     /// leaves them to it (and reports them pending).
-    private func fetchDetails(for entry: HistoryEntry, tracks: Bool = true, artwork: Bool = true, searchRelease: Bool = true,
+    func fetchDetails(for entry: HistoryEntry, tracks: Bool = true, artwork: Bool = true, searchRelease: Bool = true,
                               events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         async let review = reviewOutcome(for: album, events: events, announce: false)

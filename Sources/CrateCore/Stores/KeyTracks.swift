@@ -6,20 +6,12 @@ import Foundation
 public enum KeyTracks {
     /// The ids of `tracks` whose title matches one of `names`.
     public static func ids(in tracks: [Track], named names: [String]) -> Set<Int64> {
-        let wanted = Set(names.map(normalized).filter { !$0.isEmpty })
+        let wanted = Set(names.map(MusicText.trackTitle).filter { !$0.isEmpty })
         guard !wanted.isEmpty else { return [] }
         return Set(tracks.compactMap { track in
-            guard let id = track.id, wanted.contains(normalized(track.title)) else { return nil }
+            guard let id = track.id, wanted.contains(MusicText.trackTitle(track.title)) else { return nil }
             return id
         })
-    }
-
-    /// Lower case, bracketed parts dropped, letters and digits only.
-    static func normalized(_ title: String) -> String {
-        var text = title.lowercased()
-        text = text.replacingOccurrences(of: #"\([^)]*\)|\[[^\]]*\]"#, with: " ", options: .regularExpression)
-        text = text.replacingOccurrences(of: "&", with: "and")
-        return String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 }
 

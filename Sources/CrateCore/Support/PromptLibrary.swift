@@ -7,8 +7,8 @@ public struct Prompt: Sendable, Equatable {
     public let text: String
 }
 
-/// Finds and reads prompt files: `$CRATE_DATA_FILES/prompts`, else `<exe>/../share/crate/prompts`
-/// (installed), else the source tree's `data/prompts` (running from `.build`).
+/// Finds and reads prompt files: the `prompts` folder that `DataFiles` finds holding the review
+/// prompt (so all prompts come from one place, even when an override folder has only some).
 public struct PromptLibrary: Sendable {
     public enum Failure: Error, Equatable, Sendable, LocalizedError {
         case notFound(String)
@@ -38,24 +38,7 @@ public struct PromptLibrary: Sendable {
 
     /// Searches the standard places.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> PromptLibrary {
-        let fm = FileManager.default
-        let found = candidates(environment: environment).first {
-            fm.fileExists(atPath: $0.appendingPathComponent("\(review).md").path)
-        }
-        return PromptLibrary(directory: found)
-    }
-
-    static func candidates(environment: [String: String]) -> [URL] {
-        var list: [URL] = []
-        if let override = environment["CRATE_DATA_FILES"], !override.isEmpty {
-            list.append(URL(fileURLWithPath: override, isDirectory: true).appendingPathComponent("prompts", isDirectory: true))
-        }
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        list.append(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/crate/prompts", isDirectory: true))
-        // Sources/CrateCore/Support/PromptLibrary.swift → the package root.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        list.append(root.appendingPathComponent("data/prompts", isDirectory: true))
-        return list
+        PromptLibrary(directory: DataFiles.url(for: "prompts/\(review).md", environment: environment)?.deletingLastPathComponent())
     }
 
     /// Reads `<name>.md`.

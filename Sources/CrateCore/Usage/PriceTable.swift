@@ -101,7 +101,7 @@ public struct PriceTable: Equatable, Sendable, Codable {
                 problem = .unreadable(path: user.path)
             }
         }
-        if let shipped = CrateDataFiles.locate(fileName, environment: environment),
+        if let shipped = DataFiles.url(for: fileName, environment: environment),
            let data = FileManager.default.contents(atPath: shipped.path),
            let table = try? decode(data, path: shipped.path) {
             return Loaded(table: table, source: shipped.path, problem: problem)

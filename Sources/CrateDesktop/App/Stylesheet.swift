@@ -6,7 +6,7 @@ import Foundation
 enum Stylesheet {
     static func install() {
         guard let display = gdk_display_get_default() else { return }
-        if let css = DataFiles.url("style.css") {
+        if let css = DataFiles.url(for: "style.css") {
             let provider = gtk_css_provider_new()!
             gtk_css_provider_load_from_path(provider, css.path)
             gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
@@ -14,7 +14,7 @@ enum Stylesheet {
             Log.notice("style.css not found; using the default theme")
         }
         followSystemColorScheme()
-        if let icons = DataFiles.url("icons") {
+        if let icons = DataFiles.url(for: "icons") {
             gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), icons.path)
         }
     }

@@ -28,52 +28,26 @@ final class HeaderBar {
     private var gridButtonsSensitive: Bool?
 
     init(stack: UnsafeMutablePointer<GtkWidget>, scope: GObjectScope) {
-        widget = adw_header_bar_new()!
-        let bar = crate_adw_header_bar(widget)
-        backButton = Gtk.iconButton("go-previous-symbolic", label: L10n.tr("Back to the crate (Esc)"))
-        gtk_widget_set_visible(backButton, 0)
-        adw_header_bar_pack_start(bar, backButton)
-        let scan = Gtk.iconButton("document-open-symbolic", label: L10n.tr("Scan a cover photo (Ctrl+O)"), action: "win.scan")
-        adw_header_bar_pack_start(bar, scan)
-        countLabel = gtk_label_new(nil)!
-        gtk_widget_add_css_class(countLabel, "dim-label")
-        // It must never hold the header wide: it ellipsizes rather than stopping the window at 360 px.
-        gtk_label_set_ellipsize(crate_label(countLabel), PANGO_ELLIPSIZE_END)
-        adw_header_bar_pack_start(bar, countLabel)
-
-        switcherTitle = adw_view_switcher_title_new()!
+        // The layout is data/ui/header-bar.ui; here: the stack, the sort orders and the state.
+        let parts = UIFile.load("header-bar") { ui in
+            let sortItems = AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }
+            for (index, (title, action)) in sortItems.enumerated() {
+                g_menu_insert(ui.menu("sort-submenu"), Int32(index), title, action)
+                g_menu_append(ui.menu("sort-items"), title, action)
+            }
+            return (widget: ui.take("header-bar"), switcherBar: ui.take("switcher-bar"), back: ui.widget("back"),
+                    count: ui.widget("count"), title: ui.widget("switcher-title"), sort: ui.widget("sort"), search: ui.widget("search"))
+        }
+        widget = parts.widget
+        switcherBar = parts.switcherBar
+        backButton = parts.back
+        countLabel = parts.count
+        switcherTitle = parts.title
+        sortButton = parts.sort
+        gridButtons = [parts.sort, parts.search]
         let title = crate_view_switcher_title(switcherTitle)
         adw_view_switcher_title_set_stack(title, crate_view_stack(stack))
-        adw_view_switcher_title_set_title(title, L10n.tr("Crate"))
-        // Three pages make the switcher title's own minimum ~70 px, which held the whole window
-        // at 365 px. Held in a scroller that scrolls nothing (external policy), it asks for no
-        // minimum width; at 360 px it still gets the room for "Crate" and the album count.
-        let titleHolder = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(crate_scrolled_window(titleHolder), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
-        gtk_scrolled_window_set_propagate_natural_width(crate_scrolled_window(titleHolder), 1)
-        gtk_scrolled_window_set_propagate_natural_height(crate_scrolled_window(titleHolder), 1)
-        gtk_scrolled_window_set_child(crate_scrolled_window(titleHolder), switcherTitle)
-        adw_header_bar_set_title_widget(bar, titleHolder)
-        switcherBar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(crate_view_switcher_bar(switcherBar), crate_view_stack(stack))
-
-        let sortItems = AlbumSort.allCases.map { ($0.label, "win.sort::\($0.rawValue)") }
-        let reverseItem = [(L10n.tr("_Reverse Order"), "win.sort-reversed")]
-        // The main menu also sorts: a narrow header hides the sort button to leave the title
-        // room for the album count.
-        adw_header_bar_pack_end(bar, Self.menuButton(icon: "open-menu-symbolic", label: L10n.tr("Main menu"), items: [
-            ("_Preferences", "app.preferences"),
-            (L10n.tr("_Keyboard Shortcuts"), "app.shortcuts"),
-            ("_Diagnostics", "win.show-diagnostics"),
-            (L10n.tr("_About Crate"), "app.about"),
-            ("_Quit", "app.quit"),
-        ], submenu: (L10n.tr("_Sort Albums"), sortItems + reverseItem)))
-        let sort = Self.menuButton(icon: "view-sort-descending-symbolic", label: L10n.tr("Sort albums"), items: sortItems, footer: reverseItem)
-        sortButton = sort
-        adw_header_bar_pack_end(bar, sort)
-        let search = Gtk.iconButton("system-search-symbolic", label: L10n.tr("Search the crate (Ctrl+F)"), action: "win.search")
-        adw_header_bar_pack_end(bar, search)
-        gridButtons = [sort, search]
 
         scope.connect(backButton, "clicked") { [weak self] in self?.onBack?() }
         let switcherBar = switcherBar
@@ -104,31 +78,5 @@ final class HeaderBar {
 
     func setCount(_ text: String) {
         gtk_label_set_text(crate_label(countLabel), text)
-    }
-
-    private static func menuButton(icon: String, label: String, items: [(String, String)], footer: [(String, String)] = [],
-                                   submenu: (title: String, items: [(String, String)])? = nil) -> UnsafeMutablePointer<GtkWidget> {
-        let menu = g_menu_new()!
-        if let submenu {
-            let inner = g_menu_new()!
-            for (title, action) in submenu.items { g_menu_append(inner, title, action) }
-            g_menu_append_submenu(menu, submenu.title, UnsafeMutableRawPointer(inner).assumingMemoryBound(to: GMenuModel.self))
-            g_object_unref(UnsafeMutableRawPointer(inner))
-        }
-        for (title, action) in items { g_menu_append(menu, title, action) }
-        if !footer.isEmpty {
-            // A second section: the menu draws a separator above it.
-            let section = g_menu_new()!
-            for (title, action) in footer { g_menu_append(section, title, action) }
-            g_menu_append_section(menu, nil, UnsafeMutableRawPointer(section).assumingMemoryBound(to: GMenuModel.self))
-            g_object_unref(UnsafeMutableRawPointer(section))
-        }
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(crate_menu_button(button), icon)
-        gtk_menu_button_set_menu_model(crate_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        Gtk.setTooltip(button, label)
-        Gtk.setAccessibleLabel(button, label)
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        return button
     }
 }

@@ -19,33 +19,18 @@ final class MusicFoldersPage {
 
     init(store: PreferencesStore, index: MusicIndexStore?) {
         self.store = store
-        widget = adw_preferences_page_new()!
-        adw_preferences_page_set_title(crate_preferences_page(widget), L10n.tr("Music"))
-        adw_preferences_page_set_icon_name(crate_preferences_page(widget), "folder-music-symbolic")
-        group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(group), L10n.tr("Music Folders"))
-        adw_preferences_group_set_description(crate_preferences_group(group),
-            L10n.tr("Crate plays the albums it finds here and watches these folders while it runs. Files are read, never changed."))
-        let add = gtk_button_new_with_mnemonic(L10n.tr("_Add Folder…"))!
-        gtk_widget_add_css_class(add, "flat")
-        adw_preferences_group_set_header_suffix(crate_preferences_group(group), add)
-
-        let statusGroup = adw_preferences_group_new()!
-        statusRow = adw_action_row_new()!
-        adw_preferences_row_set_use_markup(crate_preferences_row(statusRow), 0)
-        adw_preferences_row_set_title(crate_preferences_row(statusRow), L10n.tr("Index"))
-        adw_action_row_set_subtitle_lines(crate_action_row(statusRow), 4)
-        spinner = gtk_spinner_new()!
-        adw_action_row_add_suffix(crate_action_row(statusRow), spinner)
-        adw_preferences_group_add(crate_preferences_group(statusGroup), statusRow)
-        errorLabel = Gtk.label("", classes: ["error"])
-        Gtk.wrap(errorLabel)
-        gtk_widget_set_visible(errorLabel, 0)
-        adw_preferences_group_add(crate_preferences_group(statusGroup), errorLabel)
-        crate_label_first_descendant(statusGroup, "GtkListBox", L10n.tr("Index"))
-
-        adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(group))
-        adw_preferences_page_add(crate_preferences_page(widget), crate_preferences_group(statusGroup))
+        // The layout is data/ui/music-folders-page.ui; the folder rows are added in `render`.
+        let parts = UIFile.load("music-folders-page") { ui in
+            (page: ui.take("music-page"), group: ui.widget("folders"), add: ui.widget("add"), statusGroup: ui.widget("status-group"),
+             status: ui.widget("status"), spinner: ui.widget("spinner"), error: ui.widget("error"))
+        }
+        widget = parts.page
+        group = parts.group
+        statusRow = parts.status
+        spinner = parts.spinner
+        errorLabel = parts.error
+        let add = parts.add
+        crate_label_first_descendant(parts.statusGroup, "GtkListBox", L10n.tr("Index"))
         GObjectScope.of(widget).connect(add, "clicked") { [weak self] in self?.chooseFolder() }
         GObjectScope.of(widget).keepAlive(self)
 

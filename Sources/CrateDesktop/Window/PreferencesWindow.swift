@@ -2,14 +2,11 @@ import CGtk
 import CrateCore
 import Foundation
 
-// Longer than most files here: every row of the Identification, MusicBrainz, ListenBrainz,
-// Discogs and usage groups is built and rendered from one PreferencesStore. It splits with that
-// store (one small store per page, planned with the core step).
 /// Preferences (Ctrl+,) as an `AdwPreferencesWindow` with instant apply: every change is saved
 /// as it is made (text fields when their apply button or Enter is pressed); Esc closes. The
 /// provider comes first, with where to get a key and a connection test; model, endpoint and web
-/// search wait under "Advanced". A thin binding to `PreferencesStore`, which validates and saves;
-/// keys are never shown.
+/// search wait under "Advanced". The rows are laid out in data/ui/preferences-window.ui; this is
+/// a thin binding of them to `PreferencesStore`, which validates and saves; keys are never shown.
 @MainActor
 final class PreferencesWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -48,43 +45,25 @@ final class PreferencesWindow {
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, store: PreferencesStore) {
         self.store = store
-        widget = adw_preferences_window_new()!
-        gtk_window_set_title(crate_window(widget), L10n.tr("Preferences"))
-        gtk_window_set_default_size(crate_window(widget), 600, 640)
-        gtk_window_set_modal(crate_window(widget), 1)
-        adw_preferences_window_set_search_enabled(crate_preferences_window(widget), 0)
+        // The layout is data/ui/preferences-window.ui; here: the provider list, the labels'
+        // wrapping and the names libadwaita leaves out.
+        let ui = UIFile.load("preferences-window") { PreferencesRows($0) }
+        widget = ui.window
+        providerRow = ui.provider; keyRow = ui.key; keyStatusRow = ui.keyStatus; keyLink = ui.keyLink
+        testRow = ui.test; testButton = ui.testButton; testSpinner = ui.testSpinner
+        advanced = ui.advanced; modelRow = ui.model; endpointRow = ui.endpoint; searchSwitch = ui.searchSwitch
+        contactRow = ui.contact
+        listenBrainzUserRow = ui.listenBrainzUser; listenBrainzTokenRow = ui.listenBrainzToken
+        listenBrainzTestRow = ui.listenBrainzTest; listenBrainzTestButton = ui.listenBrainzTestButton
+        discogsTokenRow = ui.discogsToken; discogsTestRow = ui.discogsTest; discogsTestButton = ui.discogsTestButton
+        usageGroup = ui.usage; scansRow = ui.scans; tokensRow = ui.tokens; costRow = ui.cost
+        budgetStatusRow = ui.budgetStatus; budgetScansRow = ui.budgetScans; budgetCostRow = ui.budgetCost
+        noticeLabel = ui.notice; errorLabel = ui.error
         if let parent { gtk_window_set_transient_for(crate_window(widget), crate_window(parent)) }
-        crate_add_local_shortcut(widget, "Escape", "window.close")
 
-        let page = adw_preferences_page_new()!
-        adw_preferences_page_set_title(crate_preferences_page(page), L10n.tr("Identification"))
-        adw_preferences_page_set_icon_name(crate_preferences_page(page), "camera-photo-symbolic")
-
-        // Provider first.
-        let providerGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(providerGroup), L10n.tr("Identification Service"))
-        adw_preferences_group_set_description(crate_preferences_group(providerGroup),
-            L10n.tr("Crate asks a vision model to identify covers it has not seen before and to write reviews. Without one, it still recognises covers already in your crate, offline."))
-        providerRow = adw_combo_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(providerRow), L10n.tr("Provider"))
         let names = Gtk.withCStringArray(PreferencesStore.providers.map(\.name)) { gtk_string_list_new($0)! }
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
-        keyRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyRow), L10n.tr("API Key"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(keyRow), 1)
-        keyStatusRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(keyStatusRow), L10n.tr("Key"))
-        keyLink = gtk_link_button_new_with_label("https://example.invalid", L10n.tr("Get a key"))!
-        gtk_widget_set_valign(keyLink, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(crate_action_row(keyStatusRow), keyLink)
-        testRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(testRow), L10n.tr("Connection"))
-        testSpinner = gtk_spinner_new()!
-        testButton = gtk_button_new_with_mnemonic(L10n.tr("_Test Connection"))!
-        gtk_widget_set_valign(testButton, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(crate_action_row(testRow), testSpinner)
-        adw_action_row_add_suffix(crate_action_row(testRow), testButton)
         // A longer translation wraps instead of widening a 360 px window.
         if let label = gtk_button_get_child(crate_button(testButton)) {
             // Whole words only: "Test / Conn- / ection" is not a button.
@@ -95,110 +74,6 @@ final class PreferencesWindow {
             gtk_label_set_max_width_chars(crate_label(label), 16)
             gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_CENTER)
         }
-        for row in [providerRow, keyRow, keyStatusRow, testRow] { adw_preferences_group_add(crate_preferences_group(providerGroup), row) }
-
-        // Advanced: for people who run their own endpoint or pick a model.
-        let advancedGroup = adw_preferences_group_new()!
-        advanced = adw_expander_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(advanced), L10n.tr("Advanced"))
-        Gtk.setAccessibleLabel(advanced, L10n.tr("Advanced"))
-        adw_expander_row_set_subtitle(crate_expander_row(advanced), L10n.tr("Model, endpoint and web search"))
-        modelRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(modelRow), L10n.tr("Model"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(modelRow), 1)
-        endpointRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(endpointRow), L10n.tr("Endpoint"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(endpointRow), 1)
-        let searchRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(searchRow), L10n.tr("Web Search for Hard Covers"))
-        adw_action_row_set_subtitle(crate_action_row(searchRow),
-            L10n.tr("When a cover is hard to read, the provider may search the web to finish the identification and to review new releases. Costs more per scan."))
-        searchSwitch = gtk_switch_new()!
-        gtk_widget_set_valign(searchSwitch, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(crate_action_row(searchRow), searchSwitch)
-        adw_action_row_set_activatable_widget(crate_action_row(searchRow), searchSwitch)
-        for row in [modelRow, endpointRow, searchRow] { adw_expander_row_add_row(crate_expander_row(advanced), row) }
-        adw_preferences_group_add(crate_preferences_group(advancedGroup), advanced)
-
-        let musicBrainzGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(musicBrainzGroup), L10n.tr("MusicBrainz"))
-        adw_preferences_group_set_description(crate_preferences_group(musicBrainzGroup),
-            L10n.tr("MusicBrainz asks every app for a way to reach its user, such as an e-mail address."))
-        contactRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(contactRow), L10n.tr("Contact"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(contactRow), 1)
-        adw_preferences_group_add(crate_preferences_group(musicBrainzGroup), contactRow)
-
-        // ListenBrainz: whose listening feeds the Crate Wall, and where hearts and ✕s are sent.
-        let listenBrainzGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(listenBrainzGroup), L10n.tr("ListenBrainz"))
-        adw_preferences_group_set_description(crate_preferences_group(listenBrainzGroup),
-            L10n.tr("Your ListenBrainz listening and recommendations feed the Crate Wall; with your user token, favourites and dislikes are sent back as feedback. Everything works without an account."))
-        listenBrainzUserRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzUserRow), L10n.tr("User Name"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzUserRow), 1)
-        listenBrainzTokenRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTokenRow), L10n.tr("User Token"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(listenBrainzTokenRow), 1)
-        listenBrainzTestRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(listenBrainzTestRow), L10n.tr("Token"))
-        listenBrainzTestButton = gtk_button_new_with_mnemonic(L10n.tr("T_est"))!
-        gtk_widget_set_valign(listenBrainzTestButton, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(crate_action_row(listenBrainzTestRow), listenBrainzTestButton)
-        for row in [listenBrainzUserRow, listenBrainzTokenRow, listenBrainzTestRow] {
-            adw_preferences_group_add(crate_preferences_group(listenBrainzGroup), row)
-        }
-        // Discogs: an optional second source; with a personal token, identified albums get a link.
-        let discogsGroup = adw_preferences_group_new()!
-        adw_preferences_group_set_title(crate_preferences_group(discogsGroup), L10n.tr("Discogs"))
-        adw_preferences_group_set_description(crate_preferences_group(discogsGroup),
-            L10n.tr("With your Discogs personal access token (Discogs → Settings → Developers), identified albums get a “View on Discogs” link with its match score. Optional."))
-        discogsTokenRow = adw_password_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(discogsTokenRow), L10n.tr("Personal Access Token"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(discogsTokenRow), 1)
-        discogsTestRow = adw_action_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(discogsTestRow), L10n.tr("Token"))
-        discogsTestButton = gtk_button_new_with_label(L10n.tr("Test"))!
-        gtk_widget_set_valign(discogsTestButton, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(crate_action_row(discogsTestRow), discogsTestButton)
-        for row in [discogsTokenRow, discogsTestRow] {
-            adw_preferences_group_add(crate_preferences_group(discogsGroup), row)
-        }
-        // Usage: this month's scans by tier, tokens, the estimated cost, and the optional budget.
-        let usage = adw_preferences_group_new()!
-        usageGroup = usage
-        adw_preferences_group_set_title(crate_preferences_group(usage), L10n.tr("Usage"))
-        func infoRow(_ title: String) -> UnsafeMutablePointer<GtkWidget> {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(crate_preferences_row(row), title)
-            adw_preferences_group_add(crate_preferences_group(usage), row)
-            return row
-        }
-        scansRow = infoRow(L10n.tr("Scans"))
-        tokensRow = infoRow(L10n.tr("Provider Calls and Tokens"))
-        costRow = infoRow(L10n.tr("Estimated Cost"))
-        budgetStatusRow = infoRow(L10n.tr("Budget"))
-        budgetScansRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(budgetScansRow), L10n.tr("Monthly Scan Budget (empty: none)"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(budgetScansRow), 1)
-        budgetCostRow = adw_entry_row_new()!
-        adw_preferences_row_set_title(crate_preferences_row(budgetCostRow), L10n.tr("Monthly Cost Budget in $ (empty: none)"))
-        adw_entry_row_set_show_apply_button(crate_entry_row(budgetCostRow), 1)
-        adw_preferences_group_add(crate_preferences_group(usage), budgetScansRow)
-        adw_preferences_group_add(crate_preferences_group(usage), budgetCostRow)
-
-        noticeLabel = Gtk.label("", classes: ["dim-label", "caption"])
-        Gtk.wrap(noticeLabel)
-        errorLabel = Gtk.label("", classes: ["error"])
-        Gtk.wrap(errorLabel)
-        let messages = adw_preferences_group_new()!
-        adw_preferences_group_add(crate_preferences_group(messages), errorLabel)
-        adw_preferences_group_add(crate_preferences_group(messages), noticeLabel)
-
-        for group in [providerGroup, advancedGroup, musicBrainzGroup, discogsGroup, listenBrainzGroup, usageGroup, messages] {
-            adw_preferences_page_add(crate_preferences_page(page), crate_preferences_group(group))
-        }
-        adw_preferences_window_add(crate_preferences_window(widget), crate_preferences_page(page))
         crate_label_first_descendant(widget, "GtkSearchEntry", L10n.tr("Search preferences"))
         for row in [keyRow, listenBrainzTokenRow, discogsTokenRow] { crate_label_first_descendant(row, "GtkButton", L10n.tr("Show or hide the text")) }
         for row in [keyRow, modelRow, endpointRow, contactRow, listenBrainzUserRow, listenBrainzTokenRow, discogsTokenRow, budgetScansRow, budgetCostRow] {

@@ -112,7 +112,7 @@ struct BarcodeReaderTests {
     // MARK: - Drawing
 
     static let left = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
-    static let parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLG", "LGLGLG", "LGLGGL", "LGGLGL"]
+    static let parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"]
 
     /// An EAN-13 drawn 3 px a module, bars 120 px tall, on white with quiet zones.
     static func draw(_ digits: String) -> RGBImage {

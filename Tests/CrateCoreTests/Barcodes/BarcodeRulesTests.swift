@@ -1,4 +1,5 @@
 import CrateCore
+import Foundation
 import Testing
 
 /// `Barcode`, the one place of the barcode rules: GS1 check digits, UPC-E expansion, UPC-A ⇄
@@ -77,5 +78,14 @@ struct BarcodeRulesTests {
         #expect(throws: BarcodeError.notDigits("")) { try Barcode(typed: "  ") }
         #expect(throws: BarcodeError.wrongLength("4006381333931")) { try Barcode(digits: "4006381333931", symbology: .upcA) }
         #expect(throws: BarcodeError.notDigits("")) { try Barcode(digits: "", symbology: .ean8) }
+    }
+
+    @Test("Encoded and decoded as digits and symbology; decoding checks the rules")
+    func codable() throws {
+        let barcode = try Barcode(typed: "04252614")
+        let data = try JSONEncoder().encode(barcode)
+        #expect(try JSONDecoder().decode(Barcode.self, from: data) == barcode)
+        let wrong = Data(#"{"digits":"4006381333932","symbology":"EAN-13"}"#.utf8)
+        #expect(throws: BarcodeError.wrongCheckDigit("4006381333932", expected: "1")) { try JSONDecoder().decode(Barcode.self, from: wrong) }
     }
 }

@@ -84,9 +84,9 @@ struct ReviewKeyTests {
     }
 
     @Test func realTitlesStayDistinct() {
-        #expect(ReviewKey.normaliseTitle("(What's the Story) Morning Glory?") == "whats the story morning glory")
-        #expect(ReviewKey.normaliseTitle("1989") == "1989")
-        #expect(ReviewKey.normaliseTitle("Deluxe") == "deluxe")
+        #expect(MusicText.title("(What's the Story) Morning Glory?") == "whats the story morning glory")
+        #expect(MusicText.title("1989") == "1989")
+        #expect(MusicText.title("Deluxe") == "deluxe")
         #expect(ReviewKey.make(artist: "Led Zeppelin", title: "Led Zeppelin II") != ReviewKey.make(artist: "Led Zeppelin", title: "Led Zeppelin III"))
         #expect(ReviewKey.make(artist: "AC/DC", title: "Back in Black") == "ac dc|back in black")
     }
