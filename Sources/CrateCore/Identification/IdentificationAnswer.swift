@@ -21,8 +21,10 @@ public struct IdentificationAnswer: Equatable, Sendable, Codable {
     public let searchNeeded: Bool
     /// 0–1.
     public let confidence: Double
+    /// What `identify-v2` also reads off the sleeve (nil / empty from v1 and the search call).
+    public var sleeve: SleeveReading
 
-    public init(artist: String, album: String, year: String?, label: String?, readableText: String, textConfidence: TextConfidence, searchNeeded: Bool, confidence: Double) {
+    public init(artist: String, album: String, year: String?, label: String?, readableText: String, textConfidence: TextConfidence, searchNeeded: Bool, confidence: Double, sleeve: SleeveReading = SleeveReading()) {
         self.artist = artist
         self.album = album
         self.year = year
@@ -31,13 +33,14 @@ public struct IdentificationAnswer: Equatable, Sendable, Codable {
         self.textConfidence = textConfidence
         self.searchNeeded = searchNeeded
         self.confidence = confidence
+        self.sleeve = sleeve
     }
 
     /// An empty artist or album means the model could not tell.
     public var isIdentified: Bool { !artist.isEmpty && !album.isEmpty }
 
     /// Parses `artist, album, year, label, readable_text, text_confidence, search_needed,
-    /// confidence` from model output: fences and prose are ignored, a year may be a number, a
+    /// confidence` (and v2's `catalog_number, barcode, format, track_titles`) from model output: fences and prose are ignored, a year may be a number, a
     /// confidence may be "0.8" or "80%", and a missing optional field takes a safe default.
     public static func parse(_ text: String) throws -> IdentificationAnswer {
         let object: [String: Any]
@@ -66,7 +69,43 @@ public struct IdentificationAnswer: Equatable, Sendable, Codable {
             // An unrecognised confidence word counts as low, which keeps the search gate shut.
             textConfidence: field("text_confidence").flatMap { TextConfidence(rawValue: $0.lowercased()) } ?? .low,
             searchNeeded: LenientJSON.bool(object["search_needed"]) ?? false,
-            confidence: confidence
+            confidence: confidence,
+            sleeve: SleeveReading(object: object)
         )
+    }
+}
+
+extension IdentificationAnswer {
+    private enum CodingKeys: String, CodingKey {
+        case artist, album, year, label, readableText, textConfidence, searchNeeded, confidence, sleeve
+    }
+
+    /// An answer encoded before `sleeve` existed decodes with an empty one.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            artist: try c.decode(String.self, forKey: .artist),
+            album: try c.decode(String.self, forKey: .album),
+            year: try c.decodeIfPresent(String.self, forKey: .year),
+            label: try c.decodeIfPresent(String.self, forKey: .label),
+            readableText: try c.decode(String.self, forKey: .readableText),
+            textConfidence: try c.decode(TextConfidence.self, forKey: .textConfidence),
+            searchNeeded: try c.decode(Bool.self, forKey: .searchNeeded),
+            confidence: try c.decode(Double.self, forKey: .confidence),
+            sleeve: (try? c.decodeIfPresent(SleeveReading.self, forKey: .sleeve)) ?? SleeveReading()
+        )
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(artist, forKey: .artist)
+        try c.encode(album, forKey: .album)
+        try c.encodeIfPresent(year, forKey: .year)
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encode(readableText, forKey: .readableText)
+        try c.encode(textConfidence, forKey: .textConfidence)
+        try c.encode(searchNeeded, forKey: .searchNeeded)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(sleeve, forKey: .sleeve)
     }
 }

@@ -14,7 +14,7 @@ public enum VisionTier: String, Codable, Sendable {
 
 /// An album named by the vision provider.
 public struct VisionIdentification: Equatable, Sendable {
-    public let answer: IdentificationAnswer
+    public internal(set) var answer: IdentificationAnswer
     public let tier: VisionTier
     /// The model that gave the answer.
     public let model: String
@@ -58,7 +58,10 @@ public final class VisionIdentifier: Sendable {
             return first.answer.isIdentified ? .identified(first) : .notIdentified(lastAnswer: first.answer)
         }
         do {
-            let second = try await callTwo(jpeg: jpeg, firstLook: first.answer)
+            var second = try await callTwo(jpeg: jpeg, firstLook: first.answer)
+            // The search call's prompt asks for no sleeve details; what the first look read on the
+            // same sleeve (catalogue number, barcode, tracks) still holds.
+            second.answer.sleeve = second.answer.sleeve.filling(from: first.answer.sleeve)
             if second.answer.isIdentified { return .identified(second) }
             return first.answer.isIdentified ? .identified(first) : .notIdentified(lastAnswer: second.answer)
         } catch let error as IdentificationError {
@@ -76,7 +79,7 @@ public final class VisionIdentifier: Sendable {
         let request = LLMRequest(
             system: prompt.text,
             user: "Identify the album on this cover. Answer with the JSON object only.",
-            jpeg: jpeg, useSearch: false, purpose: .identify, maxOutputTokens: 600
+            jpeg: jpeg, useSearch: false, purpose: .identify, maxOutputTokens: 900
         )
         return try await ask(request, tier: .vision)
     }

@@ -22,6 +22,17 @@ public struct CandidateScorer: Sendable {
     public var weights = Weights()
     /// Candidates this similar in title and artist define the "original release" year.
     public var strongMatch = 0.85
+    /// How much of the distance left to 1 a sleeve hint the candidate agrees with takes away.
+    public struct SleeveBonus: Sendable {
+        public var barcode = 0.6
+        public var catalogNumber = 0.5
+        public var track = 0.4
+        public var label = 0.15
+
+        public init() {}
+    }
+
+    public var sleeveBonus = SleeveBonus()
 
     public init() {}
 
@@ -49,13 +60,32 @@ public struct CandidateScorer: Sendable {
         distance += weights.primaryType * primaryTypePenalty(candidate.primaryType)
         distance += weights.secondaryTypes * (candidate.secondaryTypes.isEmpty ? 0 : 1)
         distance += weights.date * datePenalty(candidate.year, reference: referenceYear)
-        return max(0, 1 - distance / weights.total)
+        let base = max(0, 1 - distance / weights.total)
+        // What else the sleeve said only ever raises a candidate that agrees with it.
+        return base + (1 - base) * sleeveAgreement(candidate, query)
     }
 }
 
 // MARK: - Private
 
 private extension CandidateScorer {
+    /// 0 when the candidate agrees with none of the sleeve's hints (or there are none); each
+    /// agreeing hint takes its share of what is left.
+    func sleeveAgreement(_ candidate: ReleaseCandidate, _ query: ReleaseQuery) -> Double {
+        var remaining = 1.0
+        if let read = query.validBarcode, let theirs = candidate.barcode, let barcode = try? Barcode(typed: theirs), barcode.isSameItem(as: read) {
+            remaining *= 1 - sleeveBonus.barcode
+        }
+        if let read = query.catalogNumber, candidate.catalogNumbers.contains(where: { CatalogueNumber.same(read, $0) }) {
+            remaining *= 1 - sleeveBonus.catalogNumber
+        }
+        if candidate.hasTrackFromSleeve { remaining *= 1 - sleeveBonus.track }
+        if let read = query.label, !read.isEmpty, candidate.labels.contains(where: { MusicText.similarity($0, read) >= strongMatch }) {
+            remaining *= 1 - sleeveBonus.label
+        }
+        return 1 - remaining
+    }
+
     func earliestYear(of candidates: [ReleaseCandidate], for query: ReleaseQuery) -> Int? {
         candidates
             .filter {

@@ -77,6 +77,26 @@ public enum LuceneQuery {
         return "(" + words.map { escape(String($0)) + "~" }.joined(separator: " ") + ")"
     }
 
+    /// A release by catalogue number, with the label when one was read:
+    /// `catno:"K 56344" AND label:"Warner Bros."` (`catno` ignores case, spaces and separators).
+    public static func catalogNumber(_ number: String, label: String?) -> String {
+        var parts = ["catno:\(phrase(clean(number)))"]
+        if let label = label.map(clean), !label.isEmpty { parts.append("label:\(phrase(label))") }
+        return parts.joined(separator: " AND ")
+    }
+
+    /// A recording search for tracks read on a sleeve, any of them by the artist:
+    /// `recording:"Blue Monday" AND artist:"New Order"`, or
+    /// `(recording:"A" OR recording:"B") AND artist:"…"`. Empty when no title is left.
+    public static func recordings(titles: [String], artist: String?) -> String {
+        var seen = Set<String>()
+        let terms = titles.map(clean).filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }.map { "recording:\(phrase($0))" }
+        guard !terms.isEmpty else { return "" }
+        var query = terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
+        if let artist = artist.map(clean), !artist.isEmpty { query += " AND artist:\(phrase(artist))" }
+        return query
+    }
+
     /// Control characters and runs of whitespace say nothing to a search engine.
     static func clean(_ text: String) -> String {
         text.unicodeScalars

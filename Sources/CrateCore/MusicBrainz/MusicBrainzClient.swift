@@ -30,16 +30,39 @@ public final class MusicBrainzClient: Sendable {
         return MusicBrainzClient(http: http, baseURL: settings.endpoints.musicBrainz, contact: settings.musicBrainzContact)
     }
 
-    /// Exact search first, then a fuzzy one if nothing scored well; best first, runners-up kept.
+    /// The searches a query's hints allow, most precise first, stopping at the first whose best
+    /// candidate scores `goodEnough`: the barcode read on the sleeve (when it is a valid one), the
+    /// catalogue number (with the label, then alone if that found nothing), the exact title and
+    /// artist, then — for a single or EP with track titles — a recording search, the fuzzy title
+    /// and artist, and a recording search last when nothing scored well. Without hints this is the
+    /// exact search and, below `goodEnough`, the fuzzy one. Everything found is ranked together,
+    /// best first, runners-up kept. See `MusicBrainzClient+SleeveHints.swift`.
     public func findRelease(_ query: ReleaseQuery, limit: Int = 10) async throws -> ReleaseMatch {
-        let exact = try await searchReleases(lucene: LuceneQuery.exactRelease(title: query.title, artist: query.artist), limit: limit)
-        var ranked = scorer.rank(exact, for: query)
-        if (ranked.first?.score ?? 0) < goodEnough {
-            let fuzzy = try await searchReleases(lucene: LuceneQuery.fuzzyRelease(title: query.title, artist: query.artist), limit: limit)
-            let seen = Set(exact.map(\.releaseID))
-            ranked = scorer.rank(exact + fuzzy.filter { !seen.contains($0.releaseID) }, for: query)
+        var pool = CandidatePool(query: query, scorer: scorer)
+        if let barcode = query.validBarcode {
+            pool.add(try await searchReleases(lucene: LuceneQuery.barcode(barcode), limit: limit))
+            if pool.bestScore >= goodEnough { return pool.match }
         }
-        return ReleaseMatch(ranked: ranked)
+        if let number = query.catalogNumber.map(LuceneQuery.clean), !number.isEmpty {
+            let found = try await searchReleases(lucene: LuceneQuery.catalogNumber(number, label: query.label), limit: limit)
+            pool.add(found)
+            if found.isEmpty, let label = query.label.map(LuceneQuery.clean), !label.isEmpty {
+                // The label may be printed differently from MusicBrainz's name for it.
+                pool.add(try await searchReleases(lucene: LuceneQuery.catalogNumber(number, label: nil), limit: limit))
+            }
+            if pool.bestScore >= goodEnough { return pool.match }
+        }
+        pool.add(try await searchReleases(lucene: LuceneQuery.exactRelease(title: query.title, artist: query.artist), limit: limit))
+        if pool.bestScore >= goodEnough { return pool.match }
+        let tracksFirst = query.isSingleOrEP && !query.trackTitles.isEmpty
+        if tracksFirst {
+            pool.add(try await releasesByRecording(query, limit: limit))
+            if pool.bestScore >= goodEnough { return pool.match }
+        }
+        pool.add(try await searchReleases(lucene: LuceneQuery.fuzzyRelease(title: query.title, artist: query.artist), limit: limit))
+        if pool.bestScore >= goodEnough || tracksFirst || query.trackTitles.isEmpty { return pool.match }
+        pool.add(try await releasesByRecording(query, limit: limit))
+        return pool.match
     }
 
     /// Seconds left of a pause MusicBrainz asked for (0 if none): lets a scan stop before it

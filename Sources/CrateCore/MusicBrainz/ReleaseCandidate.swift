@@ -1,15 +1,35 @@
 import Foundation
 
-/// What Crate is looking for: the artist and title it read off a cover, maybe a year.
+/// What Crate is looking for: the artist and title it read off a cover, maybe a year, and what
+/// else the sleeve gave (identify-v2): label, catalogue number, barcode digits, format, tracks.
+/// The extra hints only add searches and raise matching candidates; they never lower one.
 public struct ReleaseQuery: Equatable, Sendable {
     public var title: String
     public var artist: String
     public var year: String?
+    public var label: String?
+    public var catalogNumber: String?
+    /// Digits as read; used only when `Barcode(typed:)` accepts them (check digit, not a book).
+    public var barcode: String?
+    public var format: String?
+    public var trackTitles: [String]
 
-    public init(title: String, artist: String, year: String? = nil) {
+    public init(title: String, artist: String, year: String? = nil, label: String? = nil, catalogNumber: String? = nil,
+                barcode: String? = nil, format: String? = nil, trackTitles: [String] = []) {
         self.title = title
         self.artist = artist
         self.year = year
+        self.label = label
+        self.catalogNumber = catalogNumber
+        self.barcode = barcode
+        self.format = format
+        self.trackTitles = trackTitles
+    }
+
+    /// The barcode, if the digits read are a valid one.
+    public var validBarcode: Barcode? {
+        guard let barcode else { return nil }
+        return try? Barcode(typed: barcode)
     }
 }
 
@@ -31,6 +51,12 @@ public struct ReleaseCandidate: Equatable, Sendable {
     public var searchScore: Int?
     /// Crate's similarity to the query, 0–1; set by `CandidateScorer`.
     public var score: Double
+    /// Every label and catalogue number of the release (search results carry them).
+    public var labels: [String] = []
+    public var catalogNumbers: [String] = []
+    public var barcode: String?
+    /// Found through a recording whose title is one the sleeve listed.
+    public var hasTrackFromSleeve = false
 
     public init(releaseID: MBID, releaseGroupID: MBID? = nil, title: String, artist: String, date: String? = nil, status: String? = nil, primaryType: String? = nil, secondaryTypes: [String] = [], country: String? = nil, label: String? = nil, searchScore: Int? = nil, score: Double = 0) {
         self.releaseID = releaseID
@@ -82,5 +108,8 @@ extension ReleaseCandidate {
             label: release.labelInfo.lazy.compactMap(\.labelName).first,
             searchScore: release.score
         )
+        labels = release.labelInfo.compactMap(\.labelName)
+        catalogNumbers = release.labelInfo.compactMap(\.catalogNumber)
+        barcode = release.barcode.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -9,14 +9,52 @@ public struct VisionAnswer: Equatable, Sendable, Codable {
     public var confidence: Double
     /// True when tier 2 (search finalisation) produced the answer.
     public var usedSearch: Bool
+    /// The catalogue number, barcode, format and track titles read off the sleeve (identify-v2).
+    public var sleeve: SleeveReading
 
-    public init(artist: String, album: String, year: String? = nil, label: String? = nil, confidence: Double, usedSearch: Bool) {
+    public init(artist: String, album: String, year: String? = nil, label: String? = nil, confidence: Double, usedSearch: Bool, sleeve: SleeveReading = SleeveReading()) {
         self.artist = artist
         self.album = album
         self.year = year
         self.label = label
         self.confidence = confidence
         self.usedSearch = usedSearch
+        self.sleeve = sleeve
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case artist, album, year, label, confidence, usedSearch, sleeve
+    }
+
+    /// Journal rows written before `sleeve` existed decode with an empty one.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            artist: try c.decode(String.self, forKey: .artist),
+            album: try c.decode(String.self, forKey: .album),
+            year: try c.decodeIfPresent(String.self, forKey: .year),
+            label: try c.decodeIfPresent(String.self, forKey: .label),
+            confidence: try c.decode(Double.self, forKey: .confidence),
+            usedSearch: try c.decode(Bool.self, forKey: .usedSearch),
+            sleeve: (try? c.decodeIfPresent(SleeveReading.self, forKey: .sleeve)) ?? SleeveReading()
+        )
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(artist, forKey: .artist)
+        try c.encode(album, forKey: .album)
+        try c.encodeIfPresent(year, forKey: .year)
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(usedSearch, forKey: .usedSearch)
+        try c.encode(sleeve, forKey: .sleeve)
+    }
+
+    /// What MusicBrainz is asked for: the title and artist, and every hint the sleeve gave.
+    public var releaseQuery: ReleaseQuery {
+        ReleaseQuery(title: album, artist: artist, year: year, label: label, catalogNumber: sleeve.catalogNumber,
+                     barcode: sleeve.barcode, format: sleeve.format, trackTitles: sleeve.trackTitles)
     }
 }
 

@@ -11,7 +11,7 @@ extension VisionIdentifier: CoverIdentifying {
             case .identified(let found):
                 let answer = found.answer
                 return VisionAnswer(artist: answer.artist, album: answer.album, year: answer.year, label: answer.label,
-                                    confidence: answer.confidence, usedSearch: found.tier == .visionSearch)
+                                    confidence: answer.confidence, usedSearch: found.tier == .visionSearch, sleeve: answer.sleeve)
             case .notIdentified:
                 return nil
             }

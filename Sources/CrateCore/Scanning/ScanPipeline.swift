@@ -315,7 +315,7 @@ public final class ScanPipeline: AlbumScanner {
         let fallback = Album(title: answer.album, artist: answer.artist, year: answer.year, label: answer.label)
         guard let musicBrainz = services.musicBrainz else { return (fallback, [], .settled) }
         do {
-            let match = try await musicBrainz.findRelease(ReleaseQuery(title: answer.album, artist: answer.artist, year: answer.year))
+            let match = try await musicBrainz.findRelease(answer.releaseQuery)
             guard let best = match.best else { return (fallback, [], .settled) }
             let runnersUp = match.runnersUp.map { ScanCandidate(album: Self.album(from: $0, answer: nil), score: $0.score) }
             return (Self.album(from: best, answer: answer), runnersUp, .resolved(title: answer.album, artist: answer.artist))

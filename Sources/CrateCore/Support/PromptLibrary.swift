@@ -22,7 +22,10 @@ public struct PromptLibrary: Sendable {
         }
     }
 
-    public static let identify = "identify-v1"
+    /// ID call 1. v2 also reads the label, catalogue number, barcode, format and track titles;
+    /// v1 stays on disk as shipped (never edited) for answers recorded with it.
+    public static let identify = "identify-v2"
+    public static let identifyV1 = "identify-v1"
     public static let identifySearch = "identify-search-v1"
     public static let review = "review-v1"
 

@@ -26,7 +26,7 @@ struct VisionIdentifierTests {
         #expect(http.requests.count == 1)
         #expect(http.bodies[0]["tools"] == nil)
         let system = http.bodies[0]["system"] as? String
-        #expect(system == (try PromptLibrary.locate(environment: [:]).prompt("identify-v1").text))
+        #expect(system == (try PromptLibrary.locate(environment: [:]).prompt(PromptLibrary.identify).text))
     }
 
     @Test func gateOpenRunsCallTwoWithSearchAndTheImage() async throws {
