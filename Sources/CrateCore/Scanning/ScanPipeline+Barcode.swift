@@ -3,8 +3,8 @@ import Foundation
 extension ScanPipeline {
     /// A scan by barcode (typed, or a USB scanner's): the crate first (offline, instant: an album
     /// whose release carries that barcode), then a MusicBrainz `barcode:` search for the exact
-    /// release. Nothing is paid for. Throws `.notIdentified` when neither knows it, and `.offline`
-    /// when it is not in the crate and MusicBrainz cannot be reached.
+    /// release. Nothing is paid for. Throws `.notIdentified` when neither knows it, and `.other`
+    /// (saying so) when it is not in the crate and MusicBrainz cannot be reached.
     public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void = { _ in }) async throws -> ScanResult {
         try database.checkWritable()
         if let album = try database.albums(withBarcode: barcode.digits).first {
@@ -20,7 +20,10 @@ extension ScanPipeline {
         } catch MusicBrainzError.mustWait(let seconds) {
             throw ScanFailure.mustWait(service: "MusicBrainz", seconds: seconds, queued: false)
         } catch {
-            if let service = ScanFailure.unreachableService(error) { throw ScanFailure.offline(service: service) }
+            // Not a photo: nothing waits in History, so say what to do instead.
+            if ScanFailure.unreachableService(error) != nil {
+                throw ScanFailure.other(L10n.tr("This barcode is not in your crate, and MusicBrainz cannot be reached to look it up. Try again when you are online."))
+            }
             throw ScanFailure.other(UserMessage.text(for: error))
         }
         // MusicBrainz's barcode field matches leading-zero spellings alike; official releases first.
