@@ -14,6 +14,19 @@ enum Collection {
     }
 
     static func name(_ album: Album) -> String { "\(Terminal.field(album.artist)) — \(Terminal.field(album.title))" }
+
+    /// Runs `body` on the library with the album `text` names; a usage problem stays a usage
+    /// problem (exit 64), anything else is the core's message (exit 1).
+    static func withAlbum(_ text: String, _ body: (AppDatabase, Album) throws -> Void) throws {
+        do {
+            let database = try openEnvironment().database
+            try body(database, try album(text, in: database))
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw fail(error)
+        }
+    }
 }
 
 struct OwnCommand: ParsableCommand {
@@ -36,16 +49,10 @@ struct OwnCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let database = try openEnvironment().database
-            let album = try Collection.album(albumID, in: database)
+        try Collection.withAlbum(albumID) { database, album in
             let copy = try database.own(albumID: album.id ?? -1, format: format, releaseID: release.flatMap { MBID(validating: $0)?.rawValue }, note: note)
             let count = try database.collectionState(albumID: album.id ?? -1).copies.count
             Terminal.say("Owned: \(Collection.name(album))\(copy.format.map { " on \(Terminal.field($0))" } ?? "") (copy \(copy.id ?? 0); \(count) in all).")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw fail(error)
         }
     }
 }
@@ -60,17 +67,11 @@ struct UnownCommand: ParsableCommand {
     var copy: Int64?
 
     func run() throws {
-        do {
-            let database = try openEnvironment().database
-            let album = try Collection.album(albumID, in: database)
+        try Collection.withAlbum(albumID) { database, album in
             guard let removed = try database.unown(albumID: album.id ?? -1, copyID: copy) else {
                 throw ValidationError(copy == nil ? "You own no copy of \(Collection.name(album))." : "\(Collection.name(album)) has no copy \(copy ?? 0).")
             }
             Terminal.say("Removed copy \(removed.id ?? 0) of \(Collection.name(album)).")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw fail(error)
         }
     }
 }
@@ -82,15 +83,9 @@ struct WantCommand: ParsableCommand {
     var albumID: String
 
     func run() throws {
-        do {
-            let database = try openEnvironment().database
-            let album = try Collection.album(albumID, in: database)
+        try Collection.withAlbum(albumID) { database, album in
             try database.want(albumID: album.id ?? -1)
             Terminal.say("Wanted: \(Collection.name(album)).")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw fail(error)
         }
     }
 }
@@ -102,15 +97,9 @@ struct UnwantCommand: ParsableCommand {
     var albumID: String
 
     func run() throws {
-        do {
-            let database = try openEnvironment().database
-            let album = try Collection.album(albumID, in: database)
+        try Collection.withAlbum(albumID) { database, album in
             let was = try database.unwant(albumID: album.id ?? -1)
             Terminal.say(was == nil ? "\(Collection.name(album)) was not on your wantlist." : "No longer wanted: \(Collection.name(album)).")
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw fail(error)
         }
     }
 }

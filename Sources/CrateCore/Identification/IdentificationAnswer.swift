@@ -95,17 +95,4 @@ extension IdentificationAnswer {
             sleeve: (try? c.decodeIfPresent(SleeveReading.self, forKey: .sleeve)) ?? SleeveReading()
         )
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(artist, forKey: .artist)
-        try c.encode(album, forKey: .album)
-        try c.encodeIfPresent(year, forKey: .year)
-        try c.encodeIfPresent(label, forKey: .label)
-        try c.encode(readableText, forKey: .readableText)
-        try c.encode(textConfidence, forKey: .textConfidence)
-        try c.encode(searchNeeded, forKey: .searchNeeded)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(sleeve, forKey: .sleeve)
-    }
 }

@@ -26,7 +26,7 @@ public struct VisionAnswer: Equatable, Sendable, Codable {
         case artist, album, year, label, confidence, usedSearch, sleeve
     }
 
-    /// Journal rows written before `sleeve` existed decode with an empty one.
+    /// Journal rows written before `sleeve` existed decode with an empty one (encoding is synthesised from the same keys).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -38,17 +38,6 @@ public struct VisionAnswer: Equatable, Sendable, Codable {
             usedSearch: try c.decode(Bool.self, forKey: .usedSearch),
             sleeve: (try? c.decodeIfPresent(SleeveReading.self, forKey: .sleeve)) ?? SleeveReading()
         )
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(artist, forKey: .artist)
-        try c.encode(album, forKey: .album)
-        try c.encodeIfPresent(year, forKey: .year)
-        try c.encodeIfPresent(label, forKey: .label)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(usedSearch, forKey: .usedSearch)
-        try c.encode(sleeve, forKey: .sleeve)
     }
 
     /// What MusicBrainz is asked for: the title and artist, and every hint the sleeve gave.
