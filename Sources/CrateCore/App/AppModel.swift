@@ -15,6 +15,16 @@ public final class AppModel {
     public let detail: AlbumDetailStore
     /// The crate pane's record: release facts, owned copies, wanted, a scan's verdict.
     public let record: RecordStore
+    /// "Not this pressing?" under the crate pane's record.
+    public private(set) lazy var pressingsStore = PressingsStore(client: PressingsClient(
+        list: { [weak self] albumID in
+            guard let self else { throw CancellationError() }
+            return try await self.pressings(ofAlbum: albumID)
+        },
+        switchTo: { [weak self] albumID, releaseID in
+            guard let self else { throw CancellationError() }
+            return try await self.switchPressing(albumID: albumID, releaseID: releaseID)
+        }))
     public let scans: ScanStore
     public let playback: PlaybackStore
     /// The artist page (albums and EPs of one artist, oldest first).

@@ -4,6 +4,14 @@ import Foundation
 public protocol BatchScanning: Sendable {
     func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+}
+
+extension BatchScanning {
+    /// Scanners that know no barcodes (test stand-ins) find nothing.
+    public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw ScanFailure.notIdentified
+    }
 }
 
 extension ScanPipeline: BatchScanning {}

@@ -51,4 +51,9 @@ public final class QueuedScanner: AlbumScanner {
     public func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         try await scanner.choose(candidate, replacing: scanID, events: events)
     }
+
+    /// A barcode is not a file to keep safe: it goes straight to the pipeline.
+    public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await scanner.scan(barcode: barcode, events: events)
+    }
 }

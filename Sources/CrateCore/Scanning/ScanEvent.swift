@@ -93,6 +93,15 @@ public protocol AlbumScanner: Sendable {
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
     /// Replaces the album of scan `scanID` with `candidate` (a runner-up the user picked).
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    /// A typed or USB-scanned barcode: the crate first, then MusicBrainz (no photo, nothing paid).
+    func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+}
+
+extension AlbumScanner {
+    /// Scanners that know no barcodes (test stand-ins) find nothing.
+    public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw ScanFailure.notIdentified
+    }
 }
 
 extension ScanFailure: LocalizedError {

@@ -54,8 +54,11 @@ public final class RecordStore {
     public func show(albumID: Int64?, verdict: Verdict? = nil) async {
         guard albumID != state.value.albumID || verdict != nil else { return }
         var next = RecordState()
+        // The same album scanned again keeps what it shows until the refresh (no flash of "I Own This").
+        if albumID == state.value.albumID { next = state.value }
         next.albumID = albumID
         next.verdict = verdict
+        next.errorMessage = nil
         state.set(next)
         await refresh()
     }

@@ -21,6 +21,8 @@ public struct ScanState: Equatable, Sendable {
     public var message = ""
     /// The photo being scanned now (nil for a switch to another candidate, and when idle).
     public var file: URL?
+    /// The barcode looked up now, or whose look-up just ended (nil for photos and switches).
+    public var barcode: Barcode?
     /// Set when a run of several photos ends: how many were scanned and how many not.
     public var summary: ScanSummary?
 
@@ -98,6 +100,8 @@ public final class ScanStore {
         case file(URL)
         /// "Not this album?": replace the scan of `result` with `candidate`.
         case choose(Album, replacing: ScanResult)
+        /// A typed or USB-scanned barcode.
+        case barcode(Barcode)
     }
 
     private var scanner: AlbumScanner
@@ -130,6 +134,12 @@ public final class ScanStore {
         state.update {
             if running { $0.total += files.count } else { $0.total = files.count; $0.position = 0 }
         }
+        startWorker()
+    }
+
+    /// Looks up a typed or scanned barcode, after whatever is queued (its failure names no file).
+    public func scan(barcode: Barcode) {
+        pending.append(.barcode(barcode))
         startWorker()
     }
 
@@ -199,6 +209,7 @@ public final class ScanStore {
             state.update {
                 $0.position += 1
                 $0.file = url
+                $0.barcode = nil
                 $0.phase = .identifying
                 $0.message = Self.identifyingMessage
             }
@@ -206,8 +217,17 @@ public final class ScanStore {
             file = nil
             state.update {
                 $0.file = nil
+                $0.barcode = nil
                 $0.phase = .identified(candidate)
                 $0.message = Self.foundMessage(candidate)
+            }
+        case .barcode(let barcode):
+            file = nil
+            state.update {
+                $0.file = nil
+                $0.barcode = barcode
+                $0.phase = .identifying
+                $0.message = L10n.tr("Looking up barcode %@…", barcode.digits)
             }
         }
         let slowTimer = file == nil ? nil : startSlowTimer(job: jobNumber)
@@ -228,6 +248,8 @@ public final class ScanStore {
                 return try await scanner.scan(file: url, events: report)
             case .choose(let candidate, let replaced):
                 return try await scanner.choose(candidate, replacing: replaced.entry.id, events: report)
+            case .barcode(let barcode):
+                return try await scanner.scan(barcode: barcode, events: report)
             }
         }
         current = task

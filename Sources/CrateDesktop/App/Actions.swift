@@ -6,6 +6,7 @@ enum Actions {
     static let accelerators: [(action: String, keys: [String])] = [
         ("win.scan", ["<Control>o"]),
         ("win.paste", ["<Control>v"]),
+        ("win.scan-barcode", ["<Control>b"]),
         ("win.show-history", ["<Control>h"]),
         ("win.show-cds", ["<Control>d"]),
         ("win.show-diagnostics", ["<Control><Shift>d"]),

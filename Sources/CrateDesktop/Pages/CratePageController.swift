@@ -63,11 +63,17 @@ final class CratePageController {
     }
 
     /// Binds the page to the library's stores.
-    func attach(library: LibraryStore, detail: AlbumDetailStore, record: RecordStore) {
+    func attach(library: LibraryStore, detail: AlbumDetailStore, record: RecordStore, pressings: PressingsStore) {
         self.library = library
         self.detail = detail
         self.record = record
-        let pane = AlbumDetailPane(store: detail, record: record)
+        let pane = AlbumDetailPane(store: detail, record: record, pressings: pressings)
+        pane.onPressingSwitched = { [weak self] album, pressing in
+            guard let id = album.id else { return }
+            // Merged into the album the crate already had for that release: show that one.
+            if id != self?.detail?.state.value.album?.id { self?.open(albumID: id) }
+            self?.host?.toasts.show(L10n.tr("Now the pressing %@", pressing.distinguishing ?? pressing.title))
+        }
         pane.onCollectionChange = { [weak self, weak record] message, change in
             self?.host?.undo.offer(message) { Task { await record?.undo(change) } }
         }

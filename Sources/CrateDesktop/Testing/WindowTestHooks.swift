@@ -30,6 +30,7 @@ enum WindowTestHooks {
         installGenres(window)
         installArtist(window, tokens: &tokens)
         installCDs(window)
+        installRecords(window, tokens: &tokens)
         // The tokens live as long as the window.
         GObjectScope.of(window.widget).keepAlive(TokenBag(tokens))
     }

@@ -29,6 +29,13 @@ final class AlbumDetailPane {
     /// Release facts, "I Own This", "Want" and the copies (crate albums, when a record store is given).
     let record = RecordSection()
     private let recordStore: RecordStore?
+    /// "Not this pressing?" (crate albums matched to a MusicBrainz release group).
+    let pressings = PressingList()
+    private let pressingsStore: PressingsStore?
+    /// The album the pressings list belongs to (another album closes it).
+    private var pressingsAlbumID: Int64?
+    /// A switch to another pressing was saved: the album that now stands for it, and the pressing.
+    var onPressingSwitched: ((Album, Pressing) -> Void)?
     /// A collection change was saved: what to say, and how to take it back.
     var onCollectionChange: ((String, CollectionUndo) -> Void)?
     private let store: AlbumDetailStore
@@ -57,9 +64,10 @@ final class AlbumDetailPane {
     /// This pane's own accent colours (another pane's album never tints it).
     private let accent = AccentStyle.newDetailSlot()
 
-    init(store: AlbumDetailStore, record recordStore: RecordStore? = nil) {
+    init(store: AlbumDetailStore, record recordStore: RecordStore? = nil, pressings pressingsStore: PressingsStore? = nil) {
         self.store = store
         self.recordStore = recordStore
+        self.pressingsStore = pressingsStore
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["detail-pane", accent.cssClass])
         artistLabel = Gtk.label("", classes: ["title-3", "detail-artist"], xalign: 0.5)
         titleLabel = Gtk.label("", classes: ["title-1", "detail-title"], xalign: 0.5)
@@ -101,7 +109,8 @@ final class AlbumDetailPane {
         Gtk.wrap(messageLabel)
         gtk_widget_set_visible(messageLabel, 0)
         gtk_widget_set_visible(record.widget, 0)
-        for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, record.widget, discogs.widget, messageLabel,
+        pressings.setAvailable(false)
+        for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, record.widget, pressings.widget, discogs.widget, messageLabel,
                       candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
@@ -161,6 +170,28 @@ final class AlbumDetailPane {
             self?.render(state)
         }.store(in: &tokens)
         bindRecord()
+        bindPressings()
+    }
+
+    /// The pressings list opens (and reads MusicBrainz) when expanded; a row switches the album.
+    private func bindPressings() {
+        guard let pressingsStore else { return }
+        pressingsStore.state.subscribe(initial: true) { [weak self] state in
+            self?.pressings.show(state)
+        }.store(in: &tokens)
+        pressings.onExpanded = { [weak self, weak pressingsStore] expanded in
+            guard let self, let pressingsStore else { return }
+            guard expanded, let album = self.store.state.value.album, let id = album.id else { return pressingsStore.close() }
+            Task { await pressingsStore.open(albumID: id, currentReleaseID: album.musicBrainzReleaseID) }
+        }
+        pressings.onReveal = { [weak self] list in self?.scrollIntoView(list) }
+        pressings.onChoose = { [weak self, weak pressingsStore] pressing in
+            Task { [weak self] in
+                guard let album = await pressingsStore?.choose(releaseID: pressing.releaseID.rawValue) else { return }
+                pressingsStore?.close()
+                self?.onPressingSwitched?(album, pressing)
+            }
+        }
     }
 
     /// The record section follows the shown crate album; its buttons change the collection.
@@ -179,6 +210,22 @@ final class AlbumDetailPane {
                 guard let undo = await recordStore.unown(copyID: id) else { return }
                 self?.onCollectionChange?(L10n.tr("Removed a copy of “%@”", self?.store.state.value.album?.title ?? ""), undo)
             }
+        }
+    }
+
+    /// Scrolls the pane so `child` shows whole (its top, when it is taller than the pane), once
+    /// it has been laid out.
+    private func scrollIntoView(_ child: UnsafeMutablePointer<GtkWidget>) {
+        let scroller = widget
+        GObjectScope.of(child).every(milliseconds: 50) {
+            var bounds = graphene_rect_t()
+            guard gtk_widget_compute_bounds(child, scroller, &bounds) != 0,
+                  let adjustment = gtk_scrolled_window_get_vadjustment(crate_scrolled_window(scroller)) else { return false }
+            let height = Double(gtk_widget_get_height(scroller))
+            let top = Double(bounds.origin.y), bottom = top + Double(bounds.size.height)
+            let shift = bottom > height ? min(bottom - height, top) : 0
+            if shift > 0 { gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + shift) }
+            return false
         }
     }
 
@@ -274,6 +321,11 @@ final class AlbumDetailPane {
             onPlaybackNote?(nil)
         }
         if let recordStore { Task { await recordStore.show(albumID: state.album?.id) } }
+        if state.album?.id != pressingsAlbumID {
+            pressingsAlbumID = state.album?.id
+            pressingsStore?.close()
+        }
+        pressings.setAvailable(pressingsStore != nil && state.album?.id != nil && state.album?.musicBrainzReleaseGroupID != nil)
         guard let album = state.album else {
             gtk_widget_set_visible(widget, 0)
             return

@@ -42,6 +42,11 @@ final class CollectionFilterBar {
         }
     }
 
+    /// The button of `filter` (test events click it).
+    func button(for filter: CollectionFilter) -> UnsafeMutablePointer<GtkWidget>? {
+        buttons.first { $0.filter == filter }?.button
+    }
+
     static func name(_ filter: CollectionFilter) -> String {
         switch filter {
         case .seen: return L10n.tr("All")

@@ -73,10 +73,12 @@ final class RecordSection {
         copyRows = []
         for copy in copies {
             let row = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["record-copy"])
-            gtk_widget_set_halign(row, GTK_ALIGN_CENTER)
             let parts = [copy.format ?? L10n.tr("Format not given"), copy.note].compactMap { $0 }
-            let label = Gtk.label(L10n.tr("Owned: %@", parts.joined(separator: " — ")), classes: ["record-copy-label"])
+            let label = Gtk.label(L10n.tr("Owned: %@", parts.joined(separator: " — ")), classes: ["record-copy-label"], xalign: 1)
+            // The label takes the row's width (a centred row gave it its minimum: one word a line).
             Gtk.wrap(label)
+            gtk_widget_set_hexpand(label, 1)
+            gtk_label_set_justify(crate_label(label), GTK_JUSTIFY_RIGHT)
             let remove = Gtk.iconButton("list-remove-symbolic", label: L10n.tr("Remove this copy"))
             gtk_widget_add_css_class(remove, "flat")
             gtk_widget_add_css_class(remove, "circular")

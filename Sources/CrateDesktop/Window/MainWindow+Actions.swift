@@ -60,6 +60,11 @@ extension MainWindow {
             return true
         }
         if artist?.back() == true { return true }
+        if barcodeBar.isOpen {
+            barcodeBar.close()
+            crate.focus()
+            return true
+        }
         if gtk_search_bar_get_search_mode(crate_search_bar(searchBar)) != 0 {
             gtk_search_bar_set_search_mode(crate_search_bar(searchBar), 0)
             gtk_editable_set_text(crate_editable(searchEntry), "")

@@ -21,6 +21,8 @@ final class MainWindow {
     let progressView = ScanProgressView()
     let errorBanner = ErrorBanner()
     let searchBar: UnsafeMutablePointer<GtkWidget>
+    /// Typed and USB-scanned barcodes (Ctrl+B, or a digit typed on the crate page).
+    let barcodeBar = BarcodeBar()
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     let contentBox: UnsafeMutablePointer<GtkWidget>
     /// Space, the other player keys and Escape, before the focused widget sees them.
@@ -91,7 +93,7 @@ final class MainWindow {
     /// Binds the pages to the library's stores.
     func attach(model: AppModel, database: AppDatabase) {
         self.model = model
-        crate.attach(library: model.library, detail: model.detail, record: model.record)
+        crate.attach(library: model.library, detail: model.detail, record: model.record, pressings: model.pressingsStore)
         installSortActions(model.library)
         history.attach(model.history, model: model)
         GObjectScope.of(widget).connect(searchEntry, "search-changed") { [weak self] in
@@ -261,6 +263,7 @@ final class MainWindow {
         crate_search_bar_label_close_button(searchBar, L10n.tr("Close the search"))
         Gtk.append(contentBox, banner.widget)
         Gtk.append(contentBox, searchBar)
+        Gtk.append(contentBox, barcodeBar.widget)
         gtk_widget_set_vexpand(mainStack, 1)
         Gtk.append(contentBox, mainStack)
         gtk_overlay_set_child(crate_overlay(overlay), contentBox)

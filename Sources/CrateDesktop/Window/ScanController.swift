@@ -37,7 +37,32 @@ final class ScanController {
         // Escape cancels a running scan before it closes anything (MainWindow.escape).
         Actions.add(to: host.widget, "cancel-scan") { [weak store] in store?.cancel() }
         DropHandler.install(on: host.widget, window: host)
+        Actions.add(to: host.widget, "scan-barcode") { [weak host] in host?.barcodeBar.open() }
+        host.barcodeBar.onLookUp = { [weak self] text in self?.lookUp(barcode: text) }
+        host.barcodeBar.onClosed = { [weak host] in host?.crate.focus() }
+        host.keys.onDigit = { [weak self] digit in self?.startBarcode(typing: digit) ?? false }
         showBudgetNotice()
+    }
+
+    /// A digit typed on the crate page with no entry focused (a USB barcode scanner starting, or
+    /// someone typing a barcode) opens the barcode bar and lands in it. Elsewhere digits keep
+    /// their meaning. True when the digit was taken.
+    private func startBarcode(typing digit: String) -> Bool {
+        guard let host, host.welcome == nil, host.visiblePage == "crate", host.artist?.isOpen != true else { return false }
+        host.barcodeBar.open(typing: digit)
+        return true
+    }
+
+    /// A barcode from the bar: refused at once when it cannot be a record's (a wrong check digit,
+    /// a book's ISBN), else looked up after whatever is being scanned.
+    func lookUp(barcode text: String) {
+        do {
+            let barcode = try Barcode(typed: text)
+            host?.barcodeBar.showMessage(L10n.tr("Looking up %@…", barcode.digits))
+            store.scan(barcode: barcode)
+        } catch {
+            host?.barcodeBar.showMessage(UserMessage.text(for: error), isError: true)
+        }
     }
 
     var isBusy: Bool { store.state.value.isBusy }
@@ -97,6 +122,8 @@ final class ScanController {
     private func render(_ state: ScanState) {
         guard let host else { return }
         host.progressView.render(state)
+        host.barcodeBar.setBusy(state.isBusy && state.barcode != nil)
+        if let barcode = state.barcode, renderBarcode(state, barcode) { return }
         // One photo that could not be scanned: a toast that names it and leads to its History
         // row (which keeps the reason, Retry and Remove). Several photos: one summary at the end.
         if case .failed(let file, let failure) = state.phase, failure != .cancelled, state.phase != shownFailure {
@@ -118,6 +145,29 @@ final class ScanController {
             } else {
                 host.toasts.show(summary.text)
             }
+        }
+    }
+
+    /// A barcode's look-up ended: found, the bar closes (the pane shows the verdict); not found,
+    /// the bar says why, with the digits kept. True when the state was the barcode's to show.
+    private func renderBarcode(_ state: ScanState, _ barcode: Barcode) -> Bool {
+        guard let host else { return false }
+        switch state.phase {
+        case .complete:
+            if host.barcodeBar.isOpen { host.barcodeBar.close() }
+            return false
+        case .failed(_, let failure) where failure != .cancelled && state.phase != shownFailure:
+            shownFailure = state.phase
+            let text = failure == .notIdentified
+                ? L10n.tr("No record with barcode %@ was found, in your crate or on MusicBrainz.", barcode.digits)
+                : failure.message
+            if host.barcodeBar.isOpen { host.barcodeBar.showMessage(text, isError: true) } else { host.toasts.show(text) }
+            return true
+        case .failed(_, .cancelled):
+            host.barcodeBar.showMessage(nil)
+            return false
+        default:
+            return false
         }
     }
 

@@ -23,6 +23,8 @@ final class WindowKeys {
     private let capture: UnsafeMutablePointer<CrateKeyCapture>
     /// Escape was pressed (also in a text entry); true when it was used.
     var onEscape: (() -> Bool)?
+    /// A digit was typed with no text entry focused ("0"…"9"); true when it was used.
+    var onDigit: ((String) -> Bool)?
 
     private init(window: UnsafeMutablePointer<GtkWidget>) {
         self.window = window
@@ -59,11 +61,26 @@ final class WindowKeys {
 
     // MARK: - Private
 
+    /// "0"…"9" for the digit keys of the main row and the keypad (Shift is allowed: on some
+    /// layouts, AZERTY's, digits are shifted, and scanners type them so).
+    private static func digit(_ keyval: UInt32) -> String? {
+        let value: UInt32
+        switch keyval {
+        case UInt32(GDK_KEY_0)...UInt32(GDK_KEY_9): value = keyval - UInt32(GDK_KEY_0)
+        case UInt32(GDK_KEY_KP_0)...UInt32(GDK_KEY_KP_9): value = keyval - UInt32(GDK_KEY_KP_0)
+        default: return nil
+        }
+        return String(value)
+    }
+
     private func pressed(keyval: UInt32, modifiers: GdkModifierType, inText: Bool) -> Bool {
         if keyval == UInt32(GDK_KEY_Escape), modifiers.rawValue == 0 {
             return onEscape?() ?? false
         }
         guard !inText else { return false }
+        if let digit = Self.digit(keyval), modifiers.rawValue & ~GDK_SHIFT_MASK.rawValue == 0 {
+            return onDigit?(digit) ?? false
+        }
         // Keypad and shifted forms of the same key count as the key (lower-cased keyval).
         let key = gdk_keyval_to_lower(keyval)
         guard let binding = bindings.first(where: { $0.keyval == key && $0.modifiers == modifiers }) else { return false }

@@ -19,10 +19,18 @@ private final class ScriptedScanner: AlbumScanner, @unchecked Sendable {
         return ScanResult(entry: HistoryEntry(scan: Scan(id: scanID + 1, albumID: 2, method: .manual), album: candidate), candidates: [album])
     }
 
+    func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await run("barcode:\(barcode.digits)", events: events)
+    }
+
     func scan(file: URL, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await run(file.lastPathComponent, events: events)
+    }
+
+    private func run(_ name: String, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let step: Step? = lock.withLock {
-            scanned.append(file.lastPathComponent)
-            return steps[file.lastPathComponent]
+            scanned.append(name)
+            return steps[name]
         }
         switch step ?? .failure(.notIdentified) {
         case .result(let result):
@@ -72,6 +80,35 @@ struct ScanStoreTests {
         #expect(messages.contains("We found Rumours by Artist"))
         #expect(messages.contains(ScanStore.reviewMessage))
         #expect(saved.count == 1)
+        token.cancel()
+    }
+
+    /// A barcode runs in the queue like a photo; its failure names no file and keeps the barcode,
+    /// so the window can say it in the barcode bar.
+    @Test func aBarcodeIsLookedUpInTurnAndItsFailureKeepsTheBarcode() async throws {
+        let known = try Barcode(typed: "075992731317"), unknown = try Barcode(typed: "5099902943527")
+        let scanner = ScriptedScanner(["a.jpg": .result(result("Tusk")), "barcode:075992731317": .result(result("Rumours"))])
+        let store = ScanStore(scanner: scanner, sleep: { _ in })
+        var saved: [String] = []
+        store.onSaved = { saved.append($0.entry.album.title) }
+        var messages: [String] = []
+        let token = store.state.subscribe { messages.append($0.message) }
+        store.scan(files: [URL(fileURLWithPath: "/tmp/a.jpg")])
+        store.scan(barcode: known)
+        await store.waitUntilIdle()
+        #expect(scanner.scanned == ["a.jpg", "barcode:075992731317"])
+        #expect(saved == ["Tusk", "Rumours"])
+        #expect(messages.contains("Looking up barcode 075992731317…"))
+        #expect(store.state.value.barcode == known)
+
+        store.scan(barcode: unknown)
+        await store.waitUntilIdle()
+        #expect(store.state.value.phase == .failed(file: nil, .notIdentified))
+        #expect(store.state.value.barcode == unknown)
+        // The next photo is not taken for a barcode.
+        store.scan(files: [URL(fileURLWithPath: "/tmp/a.jpg")])
+        await store.waitUntilIdle()
+        #expect(store.state.value.barcode == nil)
         token.cancel()
     }
 
