@@ -33,9 +33,7 @@ public final class CredentialCheckStore<Context: Sendable> {
 
     /// Forgets the last check and cancels one under way (what it was tested against changed).
     public func reset() {
-        generation += 1
-        running?.cancel()
-        running = nil
+        cancelRunning()
         if state.value.check != .idle { state.update { $0.check = .idle } }
     }
 
@@ -47,7 +45,7 @@ public final class CredentialCheckStore<Context: Sendable> {
             fail(missing)
             return
         }
-        reset()
+        cancelRunning()
         let generation = generation
         let credential = credential, client = client
         state.update { $0.check = .checking }
@@ -66,7 +64,7 @@ public final class CredentialCheckStore<Context: Sendable> {
 
     /// Says why the check cannot be made (no provider, a bad endpoint) without asking anyone.
     public func fail(_ message: String) {
-        reset()
+        cancelRunning()
         state.update { $0.check = .invalid(message) }
     }
 
@@ -89,6 +87,12 @@ public final class CredentialCheckStore<Context: Sendable> {
         typed = ""
         reset()
         showStatus()
+    }
+
+    private func cancelRunning() {
+        generation += 1
+        running?.cancel()
+        running = nil
     }
 
     private func showStatus() {
