@@ -29,10 +29,10 @@ struct SecretServiceEndToEndTests {
 
         // Given the key saved the way the Preferences window saves it
         let environment = AppEnvironment(paths: paths, variables: cli.environment, database: try AppDatabase.open(paths: paths), secrets: secrets)
-        let preferences = PreferencesStore(environment: environment)
+        let preferences = PreferencesStore(environment: environment).provider
         preferences.selectProvider(.anthropic)
         preferences.setEndpoint(server.baseURL.absoluteString)
-        preferences.setKey(canary)
+        preferences.key.setSecret(canary)
         #expect(preferences.save())
         #expect(!FileManager.default.fileExists(atPath: environment.keys.keyFileURL(for: .anthropic).path))
 

@@ -320,14 +320,12 @@ public final class AppModel {
     }
 
     public func makePreferences() -> PreferencesStore {
-        let preferences = PreferencesStore(environment: environment)
-        preferences.onSaved = { [weak self] settings in self?.apply(settings: settings) }
-        // A new provider or key: the photos that failed or waited get another try.
-        preferences.onCredentialsChanged = { [weak self] in
-            guard let self else { return }
-            Task { await self.retryAllUnscanned() }
-        }
-        return preferences
+        PreferencesStore(environment: environment, onSaved: { [weak self] settings in self?.apply(settings: settings) },
+                         // A new provider or key: the photos that failed or waited get another try.
+                         onCredentialsChanged: { [weak self] in
+                             guard let self else { return }
+                             Task { await self.retryAllUnscanned() }
+                         })
     }
 
     /// Rebuilds every service from `settings` and gives each store its new ones: the next scan,

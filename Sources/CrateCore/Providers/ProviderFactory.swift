@@ -1,6 +1,7 @@
 import Foundation
 
-/// Builds the provider the user configured.
+/// Builds the provider the user configured. The only place a provider is constructed: the
+/// scan, reviews, Preferences' "Test Connection", the fuzzers and the tests all come here.
 public enum ProviderFactory {
     /// The provider from `settings` with its key from `keys`, wrapped so every call is recorded in
     /// `usage` when a database is given. Provider `none` gives nil; a provider that needs a key and
@@ -22,18 +23,31 @@ public enum ProviderFactory {
         switch kind {
         case .none:
             return nil
-        case .anthropic:
-            let found = keys.resolve(.anthropic)
+        case .anthropic, .openai:
+            let found = keys.resolve(kind)
             guard let key = found.key else { return unavailable(kind, model: model, source: found.source) }
-            return AnthropicProvider(apiKey: key, model: model, baseURL: settings.endpoints.anthropic, http: http)
-        case .openai:
-            let found = keys.resolve(.openai)
-            guard let key = found.key else { return unavailable(kind, model: model, source: found.source) }
-            return OpenAICompatibleProvider(kind: kind, apiKey: key, model: model, baseURL: settings.endpoints.openAI, http: http)
+            return makeDirect(kind: kind, key: key, model: model, endpoint: endpoint(for: kind, in: settings), http: http)
         case .ollama:
             // Ollama ignores the key; a local proxy in front of it may want one.
-            return OpenAICompatibleProvider(kind: kind, apiKey: keys.key(for: .ollama), model: model, baseURL: settings.endpoints.ollama, http: http)
+            return makeDirect(kind: kind, key: keys.key(for: .ollama), model: model, endpoint: settings.endpoints.ollama, http: http)
         }
+    }
+
+    /// The bare provider for `kind` at `endpoint` with `key` as given (nil: none; Anthropic then
+    /// sends an empty key), neither scrubbed nor metered. Nil for `none`.
+    public static func makeDirect(kind: ProviderKind, key: String?, model: String? = nil, endpoint: URL? = nil,
+                                  http: any HTTPClient) -> (any LLMProvider)? {
+        let model = model ?? defaultModel(for: kind)
+        let endpoint = endpoint ?? Self.endpoint(for: kind, in: Settings())
+        switch kind {
+        case .none: return nil
+        case .anthropic: return AnthropicProvider(apiKey: key ?? "", model: model, baseURL: endpoint, http: http)
+        case .openai, .ollama: return OpenAICompatibleProvider(kind: kind, apiKey: key, model: model, baseURL: endpoint, http: http)
+        }
+    }
+
+    private static func endpoint(for kind: ProviderKind, in settings: Settings) -> URL {
+        kind.endpointKeyPath.map { settings.endpoints[keyPath: $0] } ?? settings.endpoints.anthropic
     }
 
     /// A provider without a usable key, failing with the real reason: no key at all, or a key

@@ -37,8 +37,8 @@ extension CrateApplication {
     /// Preferences' Music page; a change of folders re-indexes them and moves the watches.
     func addMusicPage(to preferences: PreferencesWindow, store: PreferencesStore) {
         let monitor = window?.musicFolders
-        let page = MusicFoldersPage(store: store, index: monitor?.store)
-        store.onMusicFoldersChanged = { [weak monitor] in monitor?.foldersChanged() }
+        let page = MusicFoldersPage(store: store.music, index: monitor?.store)
+        store.music.onFoldersChanged = { [weak monitor] in monitor?.foldersChanged() }
         adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(page.widget))
     }
 }

@@ -103,11 +103,11 @@ enum WindowTestHooks {
         app.onPreferences = { preferences in
             TestEvents.note("preferences shown")
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
-            let state = preferences.store.state.value
-            TestEvents.note("preferences-provider \(state.provider.rawValue) note=\(state.sessionNote(.provider) ?? "none")")
+            let state = preferences.store.provider.state.value
+            TestEvents.note("preferences-provider \(state.provider.rawValue) note=\(preferences.store.settings.sessionNote(.provider) ?? "none")")
             // How many lines the Test Connection button and the key link take once laid out.
             GObjectScope.of(preferences.widget).after(seconds: 1) {
-                for (name, text) in [("test-button", L10n.tr("_Test Connection")), ("key-link", preferences.store.state.value.keyLinkTitle)] {
+                for (name, text) in [("test-button", L10n.tr("_Test Connection")), ("key-link", preferences.store.provider.state.value.keyLinkTitle)] {
                     guard let button = crate_button_with_label(preferences.widget, text),
                           let label = gtk_button_get_child(crate_button(button)) else { continue }
                     TestEvents.note("preferences-lines \(name) \(pango_layout_get_line_count(gtk_label_get_layout(crate_label(label))))")
@@ -144,15 +144,15 @@ enum WindowTestHooks {
         TestEvents.reportPoint("welcome-key", of: view.keyField, in: window)
         TestEvents.reportPoint("welcome-test", of: view.testConnectionButton, in: window)
         TestEvents.reportPoint("welcome-save", of: view.saveButton, in: window)
-        var last: ConnectionTest?
+        var last: CredentialCheck?
         view.onConnection = { state in
             guard state != last else { return }
             last = state
             switch state {
-            case .untested: break
-            case .testing: TestEvents.note("connection testing")
-            case .succeeded: TestEvents.note("connection succeeded")
-            case .failed(let text): TestEvents.note("connection failed \(text)")
+            case .idle: break
+            case .checking: TestEvents.note("connection testing")
+            case .valid: TestEvents.note("connection succeeded")
+            case .invalid(let text), .offline(let text): TestEvents.note("connection failed \(text)")
             }
         }
     }

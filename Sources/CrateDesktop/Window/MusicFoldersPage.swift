@@ -4,11 +4,11 @@ import Foundation
 
 /// Preferences' "Music" page: the music folders (default `xdg-user-dir MUSIC`), Add Folder…
 /// (a native select-folder chooser), a remove button per folder, and the re-index under way or
-/// what the last one found. Changes save at once and re-index (through `onMusicFoldersChanged`).
+/// what the last one found. Changes save at once and re-index (through `onFoldersChanged`).
 @MainActor
 final class MusicFoldersPage {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let store: PreferencesStore
+    private let store: MusicFoldersStore
     private let group: UnsafeMutablePointer<GtkWidget>
     private let statusRow: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
@@ -17,7 +17,7 @@ final class MusicFoldersPage {
     private var shownFolders: [String]?
     private var tokens: [ObservationToken] = []
 
-    init(store: PreferencesStore, index: MusicIndexStore?) {
+    init(store: MusicFoldersStore, index: MusicIndexStore?) {
         self.store = store
         // The layout is data/ui/music-folders-page.ui; the folder rows are added in `render`.
         let parts = UIFile.load("music-folders-page") { ui in
@@ -39,23 +39,23 @@ final class MusicFoldersPage {
         if index == nil { adw_action_row_set_subtitle(crate_action_row(statusRow), L10n.tr("Indexed when the main window is open.")) }
     }
 
-    private func render(_ state: PreferencesState) {
+    private func render(_ state: MusicFoldersState) {
         if let message = state.errorMessage {
             Gtk.setText(errorLabel, message)
             gtk_widget_set_visible(errorLabel, 1)
         } else {
             gtk_widget_set_visible(errorLabel, 0)
         }
-        let key = state.musicFolders + [state.musicFoldersAreDefault ? "default" : ""]
+        let key = state.folders + [state.isDefault ? "default" : ""]
         guard key != shownFolders else { return }
         shownFolders = key
         for row in folderRows { adw_preferences_group_remove(crate_preferences_group(group), row) }
         folderRows = []
-        for folder in state.musicFolders {
+        for folder in state.folders {
             let row = adw_action_row_new()!
             adw_preferences_row_set_use_markup(crate_preferences_row(row), 0)
             adw_preferences_row_set_title(crate_preferences_row(row), PathBytes.displayName(folder))
-            if state.musicFoldersAreDefault {
+            if state.isDefault {
                 adw_action_row_set_subtitle(crate_action_row(row), L10n.tr("Your Music folder (the default until you add one)"))
             } else {
                 let remove = Gtk.iconButton("user-trash-symbolic", label: L10n.tr("Stop indexing %@", PathBytes.displayName(folder)))
@@ -63,14 +63,14 @@ final class MusicFoldersPage {
                 gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
                 GObjectScope.of(remove).connect(remove, "clicked") { [weak self] in
                     WidgetEvents.say("music-folder removed")
-                    self?.store.removeMusicFolder(folder)
+                    self?.store.remove(folder)
                 }
                 adw_action_row_add_suffix(crate_action_row(row), remove)
             }
             adw_preferences_group_add(crate_preferences_group(group), row)
             folderRows.append(row)
         }
-        WidgetEvents.say("music-folders \(state.musicFolders.count) default=\(state.musicFoldersAreDefault)")
+        WidgetEvents.say("music-folders \(state.folders.count) default=\(state.isDefault)")
     }
 
     private func render(index: MusicIndexState) {
@@ -92,7 +92,7 @@ final class MusicFoldersPage {
             let path = String(cString: raw)
             g_free(raw)
             WidgetEvents.say("music-folder chosen")
-            self?.store.addMusicFolder(path)
+            self?.store.add(path)
         }
         gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))
     }

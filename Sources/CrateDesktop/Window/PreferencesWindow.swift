@@ -6,7 +6,8 @@ import Foundation
 /// as it is made (text fields when their apply button or Enter is pressed); Esc closes. The
 /// provider comes first, with where to get a key and a connection test; model, endpoint and web
 /// search wait under "Advanced". The rows are laid out in data/ui/preferences-window.ui; this is
-/// a thin binding of them to `PreferencesStore`, which validates and saves; keys are never shown.
+/// a thin binding of them to the stores of `PreferencesStore` (provider, accounts, usage), which
+/// validate and save; keys are never shown.
 @MainActor
 final class PreferencesWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -61,7 +62,7 @@ final class PreferencesWindow {
         noticeLabel = ui.notice; errorLabel = ui.error
         if let parent { gtk_window_set_transient_for(crate_window(widget), crate_window(parent)) }
 
-        let names = Gtk.withCStringArray(PreferencesStore.providers.map(\.name)) { gtk_string_list_new($0)! }
+        let names = Gtk.withCStringArray(ProviderPreferencesStore.providers.map(\.name)) { gtk_string_list_new($0)! }
         adw_combo_row_set_model(crate_combo_row(providerRow), crate_list_model(UnsafeMutableRawPointer(names)))
         g_object_unref(UnsafeMutableRawPointer(names))
         // A longer translation wraps instead of widening a 360 px window.
@@ -80,114 +81,111 @@ final class PreferencesWindow {
             crate_label_plain_buttons(row, L10n.tr("Apply"))
         }
 
-        store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        store.provider.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        store.accounts.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        store.usage.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        store.provider.key.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.render(state, row: self.testRow, button: self.testButton, idle: L10n.tr("Sends one tiny request with the key above."))
+            adw_action_row_set_subtitle(crate_action_row(self.keyStatusRow), Self.escaped(state.status))
+            Gtk.spin(self.testSpinner, state.check == .checking)
+        }.store(in: &tokens)
+        store.accounts.listenBrainz.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.render(state, row: self.listenBrainzTestRow, button: self.listenBrainzTestButton, idle: state.status)
+        }.store(in: &tokens)
+        store.accounts.discogs.state.subscribe(initial: true) { [weak self] state in
+            guard let self else { return }
+            self.render(state, row: self.discogsTestRow, button: self.discogsTestButton, idle: state.status)
+        }.store(in: &tokens)
+        renderSessionFields()
+        renderNotice()
         connectSignals()
     }
 
     func present() {
         gtk_window_present(crate_window(widget))
-        Task { await store.refreshUsage() }
+        Task { await store.usage.refreshUsage() }
     }
 
     // MARK: - Private
 
     private func connectSignals() {
+        let provider = store.provider, accounts = store.accounts, usage = store.usage
         GSignal.connect(providerRow, "notify::selected", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.rendering else { return }
             let index = Int(adw_combo_row_get_selected(crate_combo_row(self.providerRow)))
-            guard PreferencesStore.providers.indices.contains(index) else { return }
-            self.store.selectProvider(PreferencesStore.providers[index].kind)
-            self.store.save()
+            guard ProviderPreferencesStore.providers.indices.contains(index) else { return }
+            provider.selectProvider(ProviderPreferencesStore.providers[index].kind)
+            provider.save()
         }
         GSignal.connect(searchSwitch, "notify::active", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.rendering else { return }
-            self.store.setAdvancedSearch(gtk_switch_get_active(crate_switch(self.searchSwitch)) != 0)
-            self.store.save()
+            provider.setAdvancedSearch(gtk_switch_get_active(crate_switch(self.searchSwitch)) != 0)
+            provider.save()
         }
         // Text is applied with the row's apply button or Enter (a half-typed endpoint is never saved).
-        applyOnEnter(modelRow) { $0.setModel($1) }
-        applyOnEnter(endpointRow) { $0.setEndpoint($1) }
-        applyOnEnter(contactRow) { $0.setContact($1) }
-        applyOnEnter(budgetScansRow) { $0.setBudgetScans($1) }
-        applyOnEnter(budgetCostRow) { $0.setBudgetCost($1) }
-        applyOnEnter(keyRow) { store, key in
-            store.setKey(key)
-        }
-        GSignal.connect(keyRow, "apply", owner: widget) { [weak self] in
-            guard let self else { return }
-            gtk_editable_set_text(crate_editable(self.keyRow), "")  // Saved: never kept on screen.
-        }
-        GSignal.connect(keyRow, "changed", owner: widget) { [weak self] in
-            guard let self, !self.rendering else { return }
-            self.store.setKey(self.text(self.keyRow))  // "Test Connection" may use it before it is saved.
-        }
-        GSignal.connect(testButton, "clicked", owner: widget) { [weak self] in self?.store.testConnection() }
-        applyOnEnter(listenBrainzUserRow) { $0.setListenBrainzUser($1) }
-        applyOnEnter(listenBrainzTokenRow) { $0.setListenBrainzToken($1) }
-        GSignal.connect(listenBrainzTokenRow, "apply", owner: widget) { [weak self] in
-            guard let self else { return }
-            gtk_editable_set_text(crate_editable(self.listenBrainzTokenRow), "")  // Saved: never kept on screen.
-        }
-        GSignal.connect(listenBrainzTokenRow, "changed", owner: widget) { [weak self] in
-            guard let self, !self.rendering else { return }
-            self.store.setListenBrainzToken(self.text(self.listenBrainzTokenRow))  // "Test" may use it before it is saved.
-        }
+        applyOnEnter(modelRow) { provider.setModel($0); provider.save() }
+        applyOnEnter(endpointRow) { provider.setEndpoint($0); provider.save() }
+        applyOnEnter(contactRow) { accounts.setContact($0); accounts.save() }
+        applyOnEnter(budgetScansRow) { usage.setBudgetScans($0); usage.save() }
+        applyOnEnter(budgetCostRow) { usage.setBudgetCost($0); usage.save() }
+        applyOnEnter(listenBrainzUserRow) { accounts.setListenBrainzUser($0); accounts.save() }
+        // The secrets: a typed one may be tested before it is saved; once saved it is never kept on screen.
+        bindSecret(keyRow, to: provider.key) { provider.save() }
+        bindSecret(listenBrainzTokenRow, to: accounts.listenBrainz) { accounts.save() }
+        bindSecret(discogsTokenRow, to: accounts.discogs) { accounts.save() }
         GSignal.connect(listenBrainzUserRow, "changed", owner: widget) { [weak self] in
             guard let self, !self.rendering else { return }
-            self.store.setListenBrainzUser(self.text(self.listenBrainzUserRow))
+            accounts.setListenBrainzUser(self.text(self.listenBrainzUserRow))
         }
-        GSignal.connect(listenBrainzTestButton, "clicked", owner: widget) { [weak self] in self?.store.testListenBrainz() }
-        applyOnEnter(discogsTokenRow) { $0.setDiscogsToken($1) }
-        GSignal.connect(discogsTokenRow, "apply", owner: widget) { [weak self] in
-            guard let self else { return }
-            gtk_editable_set_text(crate_editable(self.discogsTokenRow), "")  // Saved: never kept on screen.
-        }
-        GSignal.connect(discogsTokenRow, "changed", owner: widget) { [weak self] in
-            guard let self, !self.rendering else { return }
-            self.store.setDiscogsToken(self.text(self.discogsTokenRow))  // "Test" may use it before it is saved.
-        }
-        GSignal.connect(discogsTestButton, "clicked", owner: widget) { [weak self] in self?.store.testDiscogs() }
+        GSignal.connect(testButton, "clicked", owner: widget) { provider.testConnection() }
+        GSignal.connect(listenBrainzTestButton, "clicked", owner: widget) { accounts.testListenBrainz() }
+        GSignal.connect(discogsTestButton, "clicked", owner: widget) { accounts.testDiscogs() }
     }
 
-    private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (PreferencesStore, String) -> Void) {
+    private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (String) -> Void) {
         GSignal.connect(row, "apply", owner: widget) { [weak self] in
             guard let self else { return }
-            intent(self.store, self.text(row))
-            self.store.save()
+            intent(self.text(row))
         }
     }
 
-    private func render(_ state: PreferencesState) {
+    /// A password row bound to a credential store: every edit goes to the store (a check under
+    /// way is cancelled), apply saves and clears the row.
+    private func bindSecret<Context>(_ row: UnsafeMutablePointer<GtkWidget>, to credential: CredentialCheckStore<Context>,
+                                     save: @escaping @MainActor () -> Void) {
+        GSignal.connect(row, "apply", owner: widget) { [weak self] in
+            guard let self else { return }
+            credential.setSecret(self.text(row))
+            save()
+            gtk_editable_set_text(crate_editable(row), "")  // Saved: never kept on screen.
+        }
+        GSignal.connect(row, "changed", owner: widget) { [weak self] in
+            guard let self, !self.rendering else { return }
+            credential.setSecret(self.text(row))
+        }
+    }
+
+    private func render(_ state: ProviderPreferencesState) {
         rendering = true
         defer { rendering = false }
-        let index = PreferencesStore.providers.firstIndex { $0.kind == state.provider } ?? 0
+        let index = ProviderPreferencesStore.providers.firstIndex { $0.kind == state.provider } ?? 0
         if Int(adw_combo_row_get_selected(crate_combo_row(providerRow))) != index {
             adw_combo_row_set_selected(crate_combo_row(providerRow), UInt32(index))
             setText(keyRow, "")  // A key typed for the previous provider is dropped.
         }
         setText(modelRow, state.model)
         setText(endpointRow, state.endpoint)
-        setText(contactRow, state.contact)
-        setText(budgetScansRow, state.budgetScans)
-        setText(budgetCostRow, state.budgetCost)
-        if let usage = state.usage {
-            adw_preferences_group_set_description(crate_preferences_group(usageGroup),
-                Self.escaped(L10n.tr("%@, estimated from the providers' token counts and the price table.", usage.month) + (usage.priceProblem.map { " " + $0 } ?? "")))
-            adw_action_row_set_subtitle(crate_action_row(scansRow), Self.escaped(usage.scans))
-            adw_action_row_set_subtitle(crate_action_row(tokensRow), Self.escaped(usage.tokens))
-            adw_action_row_set_subtitle(crate_action_row(costRow), Self.escaped(usage.cost))
-            adw_action_row_set_subtitle(crate_action_row(budgetStatusRow), Self.escaped(usage.budget))
-        }
         if (gtk_switch_get_active(crate_switch(searchSwitch)) != 0) != state.advancedSearch {
             gtk_switch_set_active(crate_switch(searchSwitch), state.advancedSearch ? 1 : 0)
         }
         let modelTitle = state.modelPlaceholder.isEmpty ? L10n.tr("Model") : L10n.tr("Model (empty: %@)", state.modelPlaceholder)
-        renderSessionFields(state, modelTitle: modelTitle)
+        renderSessionField(.model, modelRow, title: modelTitle)
         gtk_widget_set_sensitive(advanced, state.providerFieldsEnabled ? 1 : 0)
         gtk_widget_set_visible(keyRow, state.keyFieldEnabled ? 1 : 0)
         gtk_widget_set_visible(keyStatusRow, state.provider == .none ? 0 : 1)
         gtk_widget_set_visible(testRow, state.provider == .none ? 0 : 1)
-        adw_action_row_set_subtitle(crate_action_row(keyStatusRow), Self.escaped(state.keyStatus))
         if let link = state.keyLink {
             gtk_link_button_set_uri(OpaquePointer(keyLink), link.absoluteString)
             Gtk.setWrappingLabel(keyLink, state.keyLinkTitle, maxChars: 28)
@@ -198,56 +196,71 @@ final class PreferencesWindow {
                 gtk_label_set_width_chars(crate_label(label), 16)
             }
         }
-        switch state.connection {
-        case .untested: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Sends one tiny request with the key above."))
-        case .testing: adw_action_row_set_subtitle(crate_action_row(testRow), L10n.tr("Testing…"))
-        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(testRow), Self.escaped(text))
-        }
-        if state.connection == .testing { Gtk.spin(testSpinner, true) } else { Gtk.spin(testSpinner, false) }
-        gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
-        if case .failed = state.connection { gtk_widget_add_css_class(testRow, "error") } else { gtk_widget_remove_css_class(testRow, "error") }
-        if case .succeeded = state.connection { gtk_widget_add_css_class(testRow, "success") } else { gtk_widget_remove_css_class(testRow, "success") }
-        setText(listenBrainzUserRow, state.listenBrainzUser)
-        switch state.listenBrainzTest {
-        case .untested: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(state.listenBrainzTokenStatus))
-        case .testing: adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), L10n.tr("Testing…"))
-        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(listenBrainzTestRow), Self.escaped(text))
-        }
-        gtk_widget_set_sensitive(listenBrainzTestButton, state.listenBrainzTest == .testing ? 0 : 1)
-        if case .failed = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "error") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "error") }
-        if case .succeeded = state.listenBrainzTest { gtk_widget_add_css_class(listenBrainzTestRow, "success") } else { gtk_widget_remove_css_class(listenBrainzTestRow, "success") }
-        switch state.discogsTest {
-        case .untested: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(state.discogsTokenStatus))
-        case .testing: adw_action_row_set_subtitle(crate_action_row(discogsTestRow), L10n.tr("Testing…"))
-        case .succeeded(let text), .failed(let text): adw_action_row_set_subtitle(crate_action_row(discogsTestRow), Self.escaped(text))
-        }
-        gtk_widget_set_sensitive(discogsTestButton, state.discogsTest == .testing ? 0 : 1)
-        if case .failed = state.discogsTest { gtk_widget_add_css_class(discogsTestRow, "error") } else { gtk_widget_remove_css_class(discogsTestRow, "error") }
-        if case .succeeded = state.discogsTest { gtk_widget_add_css_class(discogsTestRow, "success") } else { gtk_widget_remove_css_class(discogsTestRow, "success") }
-        Gtk.setText(noticeLabel, state.overrideNotice ?? "")
-        gtk_widget_set_visible(noticeLabel, state.overrideNotice == nil ? 0 : 1)
-        Gtk.setText(errorLabel, state.errorMessage ?? "")
-        gtk_widget_set_visible(errorLabel, state.errorMessage == nil ? 0 : 1)
         if state.errorMessage != nil { gtk_widget_add_css_class(endpointRow, "error") } else { gtk_widget_remove_css_class(endpointRow, "error") }
+        renderError()
+    }
+
+    private func render(_ state: AccountsPreferencesState) {
+        rendering = true
+        defer { rendering = false }
+        setText(contactRow, state.contact)
+        setText(listenBrainzUserRow, state.listenBrainzUser)
+        renderError()
+    }
+
+    private func render(_ state: UsagePreferencesState) {
+        rendering = true
+        defer { rendering = false }
+        setText(budgetScansRow, state.budgetScans)
+        setText(budgetCostRow, state.budgetCost)
+        if let usage = state.usage {
+            adw_preferences_group_set_description(crate_preferences_group(usageGroup),
+                Self.escaped(L10n.tr("%@, estimated from the providers' token counts and the price table.", usage.month) + (usage.priceProblem.map { " " + $0 } ?? "")))
+            adw_action_row_set_subtitle(crate_action_row(scansRow), Self.escaped(usage.scans))
+            adw_action_row_set_subtitle(crate_action_row(tokensRow), Self.escaped(usage.tokens))
+            adw_action_row_set_subtitle(crate_action_row(costRow), Self.escaped(usage.cost))
+            adw_action_row_set_subtitle(crate_action_row(budgetStatusRow), Self.escaped(usage.budget))
+        }
+        renderError()
+    }
+
+    /// A "Test" row: the saved secret's status (or `idle`'s text) until tested, then the answer.
+    private func render(_ state: CredentialState, row: UnsafeMutablePointer<GtkWidget>, button: UnsafeMutablePointer<GtkWidget>, idle: String) {
+        adw_action_row_set_subtitle(crate_action_row(row), Self.escaped(state.check.message ?? idle))
+        gtk_widget_set_sensitive(button, state.check == .checking ? 0 : 1)
+        if state.check.isFailure { gtk_widget_add_css_class(row, "error") } else { gtk_widget_remove_css_class(row, "error") }
+        if case .valid = state.check { gtk_widget_add_css_class(row, "success") } else { gtk_widget_remove_css_class(row, "success") }
+    }
+
+    /// One line at the bottom for whichever group could not save.
+    private func renderError() {
+        let message = store.provider.state.value.errorMessage ?? store.accounts.state.value.errorMessage ?? store.usage.state.value.errorMessage
+        Gtk.setText(errorLabel, message ?? "")
+        gtk_widget_set_visible(errorLabel, message == nil ? 0 : 1)
+    }
+
+    private func renderNotice() {
+        Gtk.setText(noticeLabel, store.settings.overrideNotice ?? "")
+        gtk_widget_set_visible(noticeLabel, store.settings.overrideNotice == nil ? 0 : 1)
     }
 
     /// Fields a `CRATE_*` variable sets show the value in effect, say so on the row itself, and
     /// cannot be edited here (the variable would win over what is saved).
-    private func renderSessionFields(_ state: PreferencesState, modelTitle: String) {
-        let entries: [(PreferencesField, UnsafeMutablePointer<GtkWidget>, String)] = [
-            (.model, modelRow, modelTitle), (.endpoint, endpointRow, L10n.tr("Endpoint")),
-            (.contact, contactRow, L10n.tr("Contact")), (.listenBrainzUser, listenBrainzUserRow, L10n.tr("User Name")),
-        ]
-        for (field, row, title) in entries {
-            let variable = state.setForSession[field]
-            adw_preferences_row_set_title(crate_preferences_row(row), variable.map { L10n.tr("%@ — set by %@", title, $0) } ?? title)
-            gtk_editable_set_editable(crate_editable(row), variable == nil ? 1 : 0)
-            Gtk.setTooltip(row, state.sessionNote(field))
-        }
-        let providerNote = state.sessionNote(.provider)
+    private func renderSessionFields() {
+        renderSessionField(.endpoint, endpointRow, title: L10n.tr("Endpoint"))
+        renderSessionField(.contact, contactRow, title: L10n.tr("Contact"))
+        renderSessionField(.listenBrainzUser, listenBrainzUserRow, title: L10n.tr("User Name"))
+        let providerNote = store.settings.sessionNote(.provider)
         adw_action_row_set_subtitle(crate_action_row(providerRow), providerNote.map(Self.escaped) ?? "")
         gtk_widget_set_sensitive(providerRow, providerNote == nil ? 1 : 0)
         Gtk.setTooltip(providerRow, providerNote)
+    }
+
+    private func renderSessionField(_ field: PreferencesField, _ row: UnsafeMutablePointer<GtkWidget>, title: String) {
+        let variable = store.settings.setForSession[field]
+        adw_preferences_row_set_title(crate_preferences_row(row), variable.map { L10n.tr("%@ — set by %@", title, $0) } ?? title)
+        gtk_editable_set_editable(crate_editable(row), variable == nil ? 1 : 0)
+        Gtk.setTooltip(row, store.settings.sessionNote(field))
     }
 
     /// Row subtitles are markup: text from a server is escaped.

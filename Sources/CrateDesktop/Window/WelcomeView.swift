@@ -4,14 +4,14 @@ import Foundation
 
 /// The first-run welcome (no settings yet, no key anywhere): an `AdwStatusPage` that picks a
 /// provider, links to where its key comes from, tests the connection and stores the key, or
-/// lets the user go on offline. A binding to its own `PreferencesStore`.
+/// lets the user go on offline. A binding to the provider store of its own `PreferencesStore`.
 @MainActor
 final class WelcomeView {
     /// The providers offered here: "none" is the Skip button.
-    private static let choices: [(kind: ProviderKind, name: String)] = PreferencesStore.providers.filter { $0.kind != .none }
+    private static let choices: [(kind: ProviderKind, name: String)] = ProviderPreferencesStore.providers.filter { $0.kind != .none }
 
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let store: PreferencesStore
+    private let store: ProviderPreferencesStore
     private let providerRow: UnsafeMutablePointer<GtkWidget>
     private let keyRow: UnsafeMutablePointer<GtkWidget>
     private let linkRow: UnsafeMutablePointer<GtkWidget>
@@ -26,9 +26,10 @@ final class WelcomeView {
     var keyField: UnsafeMutablePointer<GtkWidget> { keyRow }
     private(set) var saveButton: UnsafeMutablePointer<GtkWidget>!
     var testConnectionButton: UnsafeMutablePointer<GtkWidget> { testButton }
-    var onConnection: ((ConnectionTest) -> Void)?
+    var onConnection: ((CredentialCheck) -> Void)?
 
-    init(store: PreferencesStore) {
+    init(store preferences: PreferencesStore) {
+        let store = preferences.provider
         self.store = store
         widget = adw_status_page_new()!
         gtk_widget_add_css_class(widget, "welcome")
@@ -89,6 +90,7 @@ final class WelcomeView {
         // Anthropic is offered first (the best covers reader); nothing is saved until Save.
         store.selectProvider(Self.choices[0].kind)
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
+        store.key.state.subscribe(initial: true) { [weak self] _ in self?.renderResult() }.store(in: &tokens)
         let scope = GObjectScope.of(widget)
         scope.connect(providerRow, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.rendering else { return }
@@ -98,7 +100,7 @@ final class WelcomeView {
         }
         scope.connect(keyRow, "changed") { [weak self] in
             guard let self, !self.rendering else { return }
-            self.store.setKey(gtk_editable_get_text(crate_editable(self.keyRow)).map { String(cString: $0) } ?? "")
+            self.store.key.setSecret(gtk_editable_get_text(crate_editable(self.keyRow)).map { String(cString: $0) } ?? "")
         }
         scope.connect(testButton, "clicked") { [weak self] in self?.store.testConnection() }
         scope.connect(save, "clicked") { [weak self] in
@@ -112,7 +114,7 @@ final class WelcomeView {
         }
     }
 
-    private func render(_ state: PreferencesState) {
+    private func render(_ state: ProviderPreferencesState) {
         rendering = true
         defer { rendering = false }
         if let index = Self.choices.firstIndex(where: { $0.kind == state.provider }),
@@ -126,17 +128,18 @@ final class WelcomeView {
             Gtk.setWrappingLabel(keyLink, state.keyLinkTitle)
         }
         adw_preferences_row_set_title(crate_preferences_row(linkRow), state.provider.needsKey ? L10n.tr("No key yet?") : L10n.tr("Not installed yet?"))
-        switch state.connection {
-        case .untested: Gtk.setText(result, state.errorMessage ?? "")
-        case .testing: Gtk.setText(result, L10n.tr("Testing…"))
-        case .succeeded(let text), .failed(let text): Gtk.setText(result, text)
-        }
+        renderResult()
+    }
+
+    /// The line under the fields: the connection test's answer, else what could not be saved.
+    private func renderResult() {
+        let check = store.key.state.value.check, errorMessage = store.state.value.errorMessage
+        Gtk.setText(result, check.message ?? errorMessage ?? "")
         gtk_widget_remove_css_class(result, "error")
         gtk_widget_remove_css_class(result, "success")
-        if case .failed = state.connection { gtk_widget_add_css_class(result, "error") }
-        if state.errorMessage != nil { gtk_widget_add_css_class(result, "error") }
-        if case .succeeded = state.connection { gtk_widget_add_css_class(result, "success") }
-        gtk_widget_set_sensitive(testButton, state.connection == .testing ? 0 : 1)
-        onConnection?(state.connection)
+        if check.isFailure || errorMessage != nil { gtk_widget_add_css_class(result, "error") }
+        if case .valid = check { gtk_widget_add_css_class(result, "success") }
+        gtk_widget_set_sensitive(testButton, check == .checking ? 0 : 1)
+        onConnection?(check)
     }
 }

@@ -29,9 +29,9 @@ enum FuzzJSON {
             _ = try? await coverArt.frontCover(release: releaseID, releaseGroup: releaseID)
             // The provider replies, as each provider reads them.
             let request = LLMRequest(system: "s", user: "u", purpose: .review)
-            _ = try? await AnthropicProvider(apiKey: "k", baseURL: base, http: http).complete(request)
-            _ = try? await OpenAICompatibleProvider(kind: .openai, apiKey: "k", model: "m", baseURL: base, http: http).complete(request)
-            _ = try? await OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "m", baseURL: base, http: http).complete(request)
+            _ = try? await ProviderFactory.makeDirect(kind: .anthropic, key: "k", endpoint: base, http: http)!.complete(request)
+            _ = try? await ProviderFactory.makeDirect(kind: .openai, key: "k", model: "m", endpoint: base, http: http)!.complete(request)
+            _ = try? await ProviderFactory.makeDirect(kind: .ollama, key: nil, model: "m", endpoint: base, http: http)!.complete(request)
         }
     }
 

@@ -110,7 +110,7 @@ struct SleeveReadingTests {
         let first = #"{"artist":"","album":"","catalog_number":"BB 123","track_titles":["Eins"],"readable_text":"KRAUTWERK ZWEI BB 123","text_confidence":"high","search_needed":true,"confidence":0.1}"#
         let second = #"{"artist":"Krautwerk","album":"Zwei","year":2025,"label":"Bureau B","readable_text":"KRAUTWERK ZWEI","text_confidence":"high","search_needed":false,"confidence":0.9}"#
         let http = ScriptedHTTPClient([Wire.anthropic(text: first), Wire.anthropic(text: second)])
-        let identifier = VisionIdentifier(provider: AnthropicProvider(apiKey: "k", model: "claude-test", http: http),
+        let identifier = VisionIdentifier(provider: ProviderFactory.makeDirect(kind: .anthropic, key: "k", model: "claude-test", http: http)!,
                                           prompts: Self.library, advancedSearch: true, log: .silent)
         let answer = try #require(try await identifier.identify(photoJPEG: .fakeJPEG))
         #expect(answer.usedSearch)

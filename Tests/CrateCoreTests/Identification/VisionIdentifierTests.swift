@@ -10,7 +10,7 @@ struct VisionIdentifierTests {
 
     func identifier(_ http: ScriptedHTTPClient, advancedSearch: Bool = true, log: DiagnosticLog = .silent) -> VisionIdentifier {
         VisionIdentifier(
-            provider: AnthropicProvider(apiKey: "k", model: "claude-test", http: http),
+            provider: ProviderFactory.makeDirect(kind: .anthropic, key: "k", model: "claude-test", http: http)!,
             prompts: PromptLibrary.locate(environment: [:]),
             advancedSearch: advancedSearch, log: log
         )
@@ -86,7 +86,7 @@ struct VisionIdentifierTests {
     @Test func providerWithoutSearchSkipsCallTwo() async throws {
         let http = ScriptedHTTPClient([Wire.openAI(content: Self.unsure)])
         let vision = VisionIdentifier(
-            provider: OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "llava", baseURL: Endpoints.defaults.ollama, http: http),
+            provider: ProviderFactory.makeDirect(kind: .ollama, key: nil, model: "llava", endpoint: Endpoints.defaults.ollama, http: http)!,
             prompts: PromptLibrary.locate(environment: [:]), advancedSearch: true, log: .silent
         )
         let outcome = try await vision.identify(jpeg: .fakeJPEG)

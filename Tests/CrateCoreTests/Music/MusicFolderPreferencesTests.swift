@@ -6,31 +6,30 @@ import Testing
 @Suite("Music folders in Preferences")
 @MainActor
 struct MusicFolderPreferencesTests {
-    private func makeStore(_ dir: TemporaryDirectory, variables: [String: String] = [:]) throws -> PreferencesStore {
+    private func makeStore(_ dir: TemporaryDirectory, variables: [String: String] = [:], onSaved: ((Settings) -> Void)? = nil) throws -> MusicFoldersStore {
         let environment = AppEnvironment(paths: dir.paths, variables: ["HOME": dir.url.path].merging(variables) { $1 }, database: try AppDatabase.inMemory())
-        return PreferencesStore(environment: environment)
+        return PreferencesStore(environment: environment, onSaved: onSaved).music
     }
 
     @Test("The default is xdg-user-dir MUSIC; the first folder chosen replaces it; removing the last goes back")
     func addAndRemove() throws {
         let dir = try TemporaryDirectory()
-        let store = try makeStore(dir)
         var saves: [[String]] = [], changes = 0
-        store.onSaved = { saves.append($0.musicFolders) }
-        store.onMusicFoldersChanged = { changes += 1 }
-        #expect(store.state.value.musicFoldersAreDefault)
-        #expect(store.state.value.musicFolders == [dir.url.path + "/Music"])
+        let store = try makeStore(dir) { saves.append($0.musicFolders) }
+        store.onFoldersChanged = { changes += 1 }
+        #expect(store.state.value.isDefault)
+        #expect(store.state.value.folders == [dir.url.path + "/Music"])
 
         let rips = dir.url.appendingPathComponent("Rips").path, vinyl = dir.url.appendingPathComponent("Vinyl").path
         for path in [rips, vinyl] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        #expect(store.addMusicFolder(rips + "/"))
-        #expect(store.state.value.musicFolders == [rips])
-        #expect(!store.state.value.musicFoldersAreDefault)
-        #expect(store.addMusicFolder(vinyl))
+        #expect(store.add(rips + "/"))
+        #expect(store.state.value.folders == [rips])
+        #expect(!store.state.value.isDefault)
+        #expect(store.add(vinyl))
         #expect(try Settings.loadSaved(paths: dir.paths).musicFolders == [rips, vinyl])
-        #expect(store.removeMusicFolder(rips))
-        #expect(store.removeMusicFolder(vinyl))
-        #expect(store.state.value.musicFoldersAreDefault)
+        #expect(store.remove(rips))
+        #expect(store.remove(vinyl))
+        #expect(store.state.value.isDefault)
         #expect(saves == [[rips], [rips, vinyl], [vinyl], []])
         #expect(changes == 4)
     }
@@ -38,21 +37,21 @@ struct MusicFolderPreferencesTests {
     @Test("Bad folders: not a folder, already added, inside another; nothing is saved")
     func badInput() throws {
         let dir = try TemporaryDirectory()
-        let store = try makeStore(dir)
+        var saved = 0
+        let store = try makeStore(dir) { _ in saved += 1 }
         let music = dir.url.appendingPathComponent("Music").path
         try FileManager.default.createDirectory(atPath: music + "/Jazz", withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: music + "/notes.txt"))
-        #expect(store.addMusicFolder(music))
-        var saved = 0
-        store.onSaved = { _ in saved += 1 }
-        #expect(!store.addMusicFolder(music + "/notes.txt"))
+        #expect(store.add(music))
+        #expect(saved == 1)
+        #expect(!store.add(music + "/notes.txt"))
         #expect(store.state.value.errorMessage == MusicFolderInputError.notAFolder(music + "/notes.txt").message)
-        #expect(!store.addMusicFolder(dir.url.appendingPathComponent("missing").path))
-        #expect(!store.addMusicFolder(music))
+        #expect(!store.add(dir.url.appendingPathComponent("missing").path))
+        #expect(!store.add(music))
         #expect(store.state.value.errorMessage == MusicFolderInputError.alreadyAdded(music).message)
-        #expect(!store.addMusicFolder(music + "/Jazz"))
+        #expect(!store.add(music + "/Jazz"))
         #expect(store.state.value.errorMessage?.contains("inside") == true)
-        #expect(saved == 0)
+        #expect(saved == 1)
         #expect(try Settings.loadSaved(paths: dir.paths).musicFolders == [music])
     }
 
@@ -60,7 +59,7 @@ struct MusicFolderPreferencesTests {
     func override() throws {
         let dir = try TemporaryDirectory()
         let store = try makeStore(dir, variables: ["CRATE_MUSIC_DIRS": "/srv/a:/srv/b"])
-        #expect(store.state.value.musicFolders == ["/srv/a", "/srv/b"])
+        #expect(store.state.value.folders == ["/srv/a", "/srv/b"])
     }
 
     @Test("Folders a scan indexed count as music folders unless a configured one holds them")

@@ -7,7 +7,7 @@ struct AnthropicProviderTests {
     let base = URL(string: "http://127.0.0.1:9/anthropic")!
 
     func provider(_ http: ScriptedHTTPClient, key: String = "sk-ant-test") -> AnthropicProvider {
-        AnthropicProvider(apiKey: key, model: "claude-test", baseURL: base, http: http)
+        ProviderFactory.makeDirect(kind: .anthropic, key: key, model: "claude-test", endpoint: base, http: http) as! AnthropicProvider
     }
 
     @Test func requestCarriesHeadersSystemImageBlockAndNoToolsWithoutSearch() async throws {

@@ -5,7 +5,7 @@ import Testing
 @Suite("OpenAI-compatible provider")
 struct OpenAICompatibleProviderTests {
     func openAI(_ http: ScriptedHTTPClient) -> OpenAICompatibleProvider {
-        OpenAICompatibleProvider(kind: .openai, apiKey: "sk-test", model: "gpt-4o", baseURL: URL(string: "http://127.0.0.1:9/")!, http: http)
+        ProviderFactory.makeDirect(kind: .openai, key: "sk-test", model: "gpt-4o", endpoint: URL(string: "http://127.0.0.1:9/")!, http: http) as! OpenAICompatibleProvider
     }
 
     @Test func requestShapeHasBearerDataURLImageAndJSONMode() async throws {
@@ -39,7 +39,7 @@ struct OpenAICompatibleProviderTests {
 
     @Test func ollamaUsesItsLocalEndpoint() async throws {
         let http = ScriptedHTTPClient([Wire.openAI(content: "{}")])
-        let ollama = OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "llava", baseURL: Endpoints.defaults.ollama, http: http)
+        let ollama = ProviderFactory.makeDirect(kind: .ollama, key: nil, model: "llava", endpoint: Endpoints.defaults.ollama, http: http)!
         _ = try await ollama.complete(LLMRequest(system: "S", user: "U", purpose: .review))
         #expect(http.requests.first?.url.absoluteString == "http://127.0.0.1:11434/v1/chat/completions")
         #expect(http.requests.first?.headers["authorization"] == nil)

@@ -44,10 +44,10 @@ struct ProviderReplyFuzzTests {
 
     enum Parser: CaseIterable { case anthropic, openAI, ollama }
 
-    static let openAI = OpenAICompatibleProvider(kind: .openai, apiKey: "sk-fuzz-secret", model: "gpt-4o",
-                                                 baseURL: URL(string: "http://127.0.0.1:9")!, http: NoHTTP())
-    static let ollama = OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "llama3.2-vision",
-                                                 baseURL: URL(string: "http://127.0.0.1:9")!, http: NoHTTP())
+    static let openAI = ProviderFactory.makeDirect(kind: .openai, key: "sk-fuzz-secret", model: "gpt-4o",
+                                                 endpoint: URL(string: "http://127.0.0.1:9")!, http: NoHTTP()) as! OpenAICompatibleProvider
+    static let ollama = ProviderFactory.makeDirect(kind: .ollama, key: nil, model: "llama3.2-vision",
+                                                 endpoint: URL(string: "http://127.0.0.1:9")!, http: NoHTTP()) as! OpenAICompatibleProvider
 
     /// Parses `body` as a 2xx reply; returns a description of what went wrong, or nil.
     static func parse(_ body: Data, with parser: Parser) -> String? {

@@ -21,7 +21,7 @@ struct UsageRecordingTests {
             Wire.anthropicError(status: 529, type: "overloaded_error", message: "Overloaded"),
         ])
         let at = Date(timeIntervalSince1970: 1_750_000_000)
-        let provider = UsageRecordingProvider(AnthropicProvider(apiKey: "k", model: "claude-test", http: http), database: db, clock: { at })
+        let provider = UsageRecordingProvider(ProviderFactory.makeDirect(kind: .anthropic, key: "k", model: "claude-test", http: http)!, database: db, clock: { at })
 
         _ = try await provider.complete(LLMRequest(system: "S", user: "U", jpeg: .fakeJPEG, purpose: .identify))
         await #expect(throws: ProviderError.overloaded) {

@@ -45,7 +45,7 @@ struct ReviewHarness {
         self.database = try database ?? AppDatabase.inMemory()
         log = LogCollector()
         let provider = UsageRecordingProvider(
-            AnthropicProvider(apiKey: key, model: "claude-test", baseURL: URL(string: "http://127.0.0.1:9")!, http: http),
+            ProviderFactory.makeDirect(kind: .anthropic, key: key, model: "claude-test", endpoint: URL(string: "http://127.0.0.1:9")!, http: http)!,
             database: self.database, log: log.sink
         )
         service = ReviewService(

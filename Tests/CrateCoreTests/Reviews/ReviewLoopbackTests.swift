@@ -25,16 +25,16 @@ struct ReviewLoopbackTests {
             switch wire {
             case .anthropic:
                 path = "/anthropic/v1/messages"
-                provider = AnthropicProvider(apiKey: "sk-ant-loopback-secret", model: "claude-test",
-                                             baseURL: server.url("/anthropic"), http: CurlHTTPClient())
+                provider = ProviderFactory.makeDirect(kind: .anthropic, key: "sk-ant-loopback-secret", model: "claude-test",
+                                             endpoint: server.url("/anthropic"), http: CurlHTTPClient())!
             case .openAI:
                 path = "/openai/v1/chat/completions"
-                provider = OpenAICompatibleProvider(kind: .openai, apiKey: "sk-loopback-secret", model: "gpt-4o",
-                                                    baseURL: server.url("/openai"), http: CurlHTTPClient())
+                provider = ProviderFactory.makeDirect(kind: .openai, key: "sk-loopback-secret", model: "gpt-4o",
+                                                    endpoint: server.url("/openai"), http: CurlHTTPClient())!
             case .ollama:
                 path = "/ollama/v1/chat/completions"
-                provider = OpenAICompatibleProvider(kind: .ollama, apiKey: nil, model: "llama3.2-vision",
-                                                    baseURL: server.url("/ollama"), http: CurlHTTPClient())
+                provider = ProviderFactory.makeDirect(kind: .ollama, key: nil, model: "llama3.2-vision",
+                                                    endpoint: server.url("/ollama"), http: CurlHTTPClient())!
             }
             server.route(path, responses: responses)
             service = ReviewService(provider: UsageRecordingProvider(provider, database: database, log: .silent),

@@ -233,10 +233,10 @@ struct FailedScansTests {
 
         // When Preferences stores a key for a provider (here one that cannot be reached)
         let queueChanges = ChangeCounter(database.changes(in: [BatchItem.databaseTableName]))
-        let preferences = model.makePreferences()
+        let preferences = model.makePreferences().provider
         preferences.selectProvider(.anthropic)
         preferences.setEndpoint("http://127.0.0.1:9")
-        preferences.setKey("sk-new")
+        preferences.key.setSecret("sk-new")
         #expect(preferences.save())
 
         // Then the photo is scanned again at once: now it waits for the network, not failed

@@ -238,7 +238,7 @@ struct UsagePreferencesTests {
         try database.recordScanUsage(tier: .vision, found: true)
         try database.recordScanUsage(tier: .local, found: true)
         let environment = AppEnvironment(paths: directory.paths, variables: [:], database: database)
-        let store = PreferencesStore(environment: environment)
+        let store = PreferencesStore(environment: environment).usage
 
         store.setBudgetScans("lots")
         #expect(!store.save())
@@ -256,7 +256,7 @@ struct UsagePreferencesTests {
         #expect(usage.budget == "50 % used (1 of 2 scans)")
 
         // A new Preferences window reads the saved budget back.
-        #expect(PreferencesStore(environment: environment).state.value.budgetScans == "2")
+        #expect(PreferencesStore(environment: environment).usage.state.value.budgetScans == "2")
         store.setBudgetScans("")
         store.setBudgetCost("")
         #expect(store.save())

@@ -31,14 +31,13 @@ struct PreferencesStoreTests {
         // Given a session started with overrides
         let dir = try TemporaryDirectory()
         let variables = ["CRATE_MUSICBRAINZ_URL": "http://127.0.0.1:9999/ws/2", "CRATE_PROVIDER": "ollama", "CRATE_MODEL": "llava"]
-        let store = PreferencesStore(environment: try environment(dir, variables: variables))
         var applied: Settings?
-        store.onSaved = { applied = $0 }
-        #expect(store.state.value.overrideNotice?.contains("$CRATE_MUSICBRAINZ_URL") == true)
+        let store = PreferencesStore(environment: try environment(dir, variables: variables), onSaved: { applied = $0 })
+        #expect(store.settings.overrideNotice?.contains("$CRATE_MUSICBRAINZ_URL") == true)
 
         // When the user changes what the variables leave alone and saves
-        store.setContact("me@example.org")
-        #expect(store.save())
+        store.accounts.setContact("me@example.org")
+        #expect(store.accounts.save())
 
         // Then the file holds the user's choices and none of the overrides
         let text = try String(contentsOf: dir.paths.settingsURL, encoding: .utf8)
@@ -59,25 +58,28 @@ struct PreferencesStoreTests {
         let variables = ["CRATE_PROVIDER": "anthropic", "CRATE_MODEL": "claude-test-model", "CRATE_PROVIDER_URL": "http://127.0.0.1:7000",
                          "CRATE_CONTACT": "session@example.org"]
         let store = PreferencesStore(environment: try environment(dir, variables: variables))
-        let state = store.state.value
+        let state = store.provider.state.value
         #expect(state.provider == .anthropic)
         #expect(state.model == "claude-test-model")
         #expect(state.endpoint == "http://127.0.0.1:7000")
-        #expect(state.contact == "session@example.org")
-        #expect(state.setForSession == [.provider: "CRATE_PROVIDER", .model: "CRATE_MODEL", .endpoint: "CRATE_PROVIDER_URL", .contact: "CRATE_CONTACT"])
-        #expect(state.sessionNote(.provider) == "Set by CRATE_PROVIDER for this session")
-        #expect(state.sessionNote(.listenBrainzUser) == nil)
+        #expect(store.accounts.state.value.contact == "session@example.org")
+        #expect(store.settings.setForSession == [.provider: "CRATE_PROVIDER", .model: "CRATE_MODEL", .endpoint: "CRATE_PROVIDER_URL", .contact: "CRATE_CONTACT"])
+        #expect(store.settings.sessionNote(.provider) == "Set by CRATE_PROVIDER for this session")
+        #expect(store.settings.sessionNote(.listenBrainzUser) == nil)
         // A key typed goes to the provider shown; the variables' values are not saved.
-        store.setKey("sk-typed-for-anthropic")
-        #expect(store.save())
+        store.provider.key.setSecret("sk-typed-for-anthropic")
+        #expect(store.provider.save())
+        #expect(store.accounts.save())
         let saved = try Settings.loadSaved(paths: dir.paths)
         #expect(saved.provider == .none && saved.model == nil && saved.musicBrainzContact != "session@example.org")
-        #expect(store.environment.keys.key(for: .anthropic) == "sk-typed-for-anthropic")
+        #expect(store.settings.environment.keys.key(for: .anthropic) == "sk-typed-for-anthropic")
+        // …and the provider in effect stays shown after the save.
+        #expect(store.provider.state.value.provider == .anthropic)
     }
 
     @Test func aBadEndpointIsRefusedAndNothingIsWritten() throws {
         let dir = try TemporaryDirectory()
-        let store = PreferencesStore(environment: try environment(dir))
+        let store = PreferencesStore(environment: try environment(dir)).provider
         store.selectProvider(.openai)
         store.setEndpoint("ftp://example.org")
         #expect(!store.save())
@@ -90,7 +92,7 @@ struct PreferencesStoreTests {
 
     @Test func endpointsAndModelsAreKeptPerProviderWhileSwitching() throws {
         let dir = try TemporaryDirectory()
-        let store = PreferencesStore(environment: try environment(dir))
+        let store = PreferencesStore(environment: try environment(dir)).provider
         store.selectProvider(.ollama)
         #expect(store.state.value.endpoint == Endpoints.defaults.ollama.absoluteString)
         #expect(store.state.value.modelPlaceholder == ProviderFactory.defaultModel(for: .ollama))
@@ -112,9 +114,9 @@ struct PreferencesStoreTests {
     @Test func switchingProviderDropsATypedKey() throws {
         let dir = try TemporaryDirectory()
         let secrets = MemorySecrets()
-        let store = PreferencesStore(environment: try environment(dir, secrets: secrets))
+        let store = PreferencesStore(environment: try environment(dir, secrets: secrets)).provider
         store.selectProvider(.anthropic)
-        store.setKey("sk-ant-typed")
+        store.key.setSecret("sk-ant-typed")
         store.selectProvider(.openai)
         #expect(store.save())
         #expect(secrets.lookup(provider: .openai) == nil)
@@ -126,11 +128,11 @@ struct PreferencesStoreTests {
     @Test func aKeySavedInPreferencesIsFoundByAnotherProcessEnvironment() throws {
         let dir = try TemporaryDirectory()
         let secrets = MemorySecrets()
-        let store = PreferencesStore(environment: try environment(dir, secrets: secrets))
+        let store = PreferencesStore(environment: try environment(dir, secrets: secrets)).provider
         store.selectProvider(.anthropic)
-        store.setKey("  sk-ant-saved\n")
+        store.key.setSecret("  sk-ant-saved\n")
         #expect(store.save())
-        #expect(store.state.value.keyStatus.contains("Secret Service"))
+        #expect(store.key.state.value.status.contains("Secret Service"))
         #expect(!FileManager.default.fileExists(atPath: KeyStore(paths: dir.paths).keyFileURL(for: .anthropic).path))
 
         // A second process builds its own environment from the same places.
@@ -144,7 +146,7 @@ struct PreferencesStoreTests {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: dir.paths.configDirectory, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: dir.paths.settingsURL)
-        let store = PreferencesStore(environment: try environment(dir))
+        let store = PreferencesStore(environment: try environment(dir)).provider
         #expect(store.state.value.errorMessage?.contains("not valid JSON") == true)
     }
 }
@@ -152,9 +154,9 @@ struct PreferencesStoreTests {
 @Suite("Preferences: test connection and key link")
 @MainActor
 struct PreferencesConnectionTests {
-    private func store(_ dir: TemporaryDirectory, endpoint: URL) throws -> PreferencesStore {
+    private func store(_ dir: TemporaryDirectory, endpoint: URL) throws -> ProviderPreferencesStore {
         let environment = AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory(), transport: CurlHTTPClient())
-        let store = PreferencesStore(environment: environment)
+        let store = PreferencesStore(environment: environment).provider
         store.selectProvider(.anthropic)
         store.setEndpoint(endpoint.absoluteString)
         return store
@@ -166,11 +168,10 @@ struct PreferencesConnectionTests {
         server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicMessage("OK"))])
         let dir = try TemporaryDirectory()
         let store = try store(dir, endpoint: server.url(""))
-        store.setKey("sk-typed-but-not-saved")
+        store.key.setSecret("sk-typed-but-not-saved")
         store.testConnection()
-        #expect(store.state.value.connection == .testing)
-        await store.waitForConnectionTest()
-        guard case .succeeded(let text) = store.state.value.connection else { Issue.record("\(store.state.value.connection)"); return }
+        #expect(store.key.state.value.check == .checking)
+        guard case .valid(_, let text) = await settled(store.key) else { Issue.record("\(store.key.state.value.check)"); return }
         #expect(text.contains("Anthropic"))
         #expect(server.requests(path: "/v1/messages").first?.headers["x-api-key"] == "sk-typed-but-not-saved")
         #expect(!FileManager.default.fileExists(atPath: dir.paths.settingsURL.path), "a test saves nothing")
@@ -182,16 +183,14 @@ struct PreferencesConnectionTests {
         server.route("/v1/messages", responses: [.json(ProviderFixtures.anthropicAuthError, status: 401)])
         let dir = try TemporaryDirectory()
         let refused = try store(dir, endpoint: server.url(""))
-        refused.setKey("sk-wrong")
+        refused.key.setSecret("sk-wrong")
         refused.testConnection()
-        await refused.waitForConnectionTest()
-        #expect(refused.state.value.connection == .failed(ProviderError.invalidKey(.anthropic, status: 401).message))
+        #expect(await settled(refused.key) == .invalid(ProviderError.invalidKey(.anthropic, status: 401).message))
 
         let dead = try store(dir, endpoint: URL(string: "http://127.0.0.1:9")!)
-        dead.setKey("sk-any")
+        dead.key.setSecret("sk-any")
         dead.testConnection()
-        await dead.waitForConnectionTest()
-        guard case .failed(let text) = dead.state.value.connection else { Issue.record("no failure"); return }
+        guard case .offline(let text) = await settled(dead.key) else { Issue.record("not offline: \(dead.key.state.value.check)"); return }
         #expect(text.contains("could not reach Anthropic"))
         #expect(!text.contains("refused") && !text.contains("connect ("), "no transport text: \(text)")
     }
@@ -200,12 +199,12 @@ struct PreferencesConnectionTests {
         let dir = try TemporaryDirectory()
         let store = try store(dir, endpoint: URL(string: "http://127.0.0.1:9")!)
         store.testConnection()
-        #expect(store.state.value.connection == .failed(ProviderError.missingKey(.anthropic).message))
+        #expect(store.key.state.value.check == .invalid(ProviderError.missingKey(.anthropic).message))
     }
 
     @Test func eachProviderLinksToWhereItsKeyComesFrom() throws {
         let dir = try TemporaryDirectory()
-        let store = PreferencesStore(environment: AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory()))
+        let store = PreferencesStore(environment: AppEnvironment(paths: dir.paths, variables: [:], database: try AppDatabase.inMemory())).provider
         #expect(store.state.value.keyLink == nil)
         store.selectProvider(.anthropic)
         #expect(store.state.value.keyLink?.host == "console.anthropic.com")
@@ -219,20 +218,20 @@ struct PreferencesConnectionTests {
 @Suite("Preferences: ListenBrainz account")
 @MainActor
 struct PreferencesListenBrainzTests {
-    private func store(_ dir: TemporaryDirectory, server: FixtureServer? = nil) throws -> PreferencesStore {
+    private func store(_ dir: TemporaryDirectory, server: FixtureServer? = nil) throws -> AccountsPreferencesStore {
         var variables: [String: String] = [:]
         if let server { variables["CRATE_LISTENBRAINZ_URL"] = server.baseURL.absoluteString }
         let environment = AppEnvironment(paths: dir.paths, variables: variables, database: try AppDatabase.inMemory(),
                                          secrets: MemorySecrets(), transport: CurlHTTPClient())
-        return PreferencesStore(environment: environment)
+        return PreferencesStore(environment: environment).accounts
     }
 
     @Test func theUserNameIsSavedAndTheTokenGoesToA0600FileNeverIntoState() throws {
         let dir = try TemporaryDirectory()
         let store = try store(dir)
-        #expect(store.state.value.listenBrainzTokenStatus.hasPrefix("No token saved"))
+        #expect(store.listenBrainz.state.value.status.hasPrefix("No token saved"))
         store.setListenBrainzUser("  rob ")
-        store.setListenBrainzToken(" lb-secret-token\n")
+        store.listenBrainz.setSecret(" lb-secret-token\n")
         #expect(store.save())
         #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == "rob")
         let keys = KeyStore(paths: dir.paths)
@@ -240,15 +239,17 @@ struct PreferencesListenBrainzTests {
         #expect(keys.listenBrainzToken().token == "lb-secret-token")
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
-        #expect(store.state.value.listenBrainzTokenStatus.contains(file))
-        #expect(!"\(store.state.value)".contains("lb-secret-token"))
+        #expect(store.listenBrainz.state.value.status.contains(file))
+        #expect(!"\(store.state.value) \(store.listenBrainz.state.value)".contains("lb-secret-token"))
 
         // An empty name clears it; a name with a slash is refused and nothing is written.
         store.setListenBrainzUser("a/b")
         #expect(!store.save())
+        #expect(store.state.value.errorMessage == "A ListenBrainz user name cannot contain a slash or a line break.")
         #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == "rob")
         store.setListenBrainzUser("")
         #expect(store.save())
+        #expect(store.state.value.errorMessage == nil)
         #expect(try Settings.loadSaved(paths: dir.paths).listenBrainzUser == nil)
     }
 
@@ -260,25 +261,24 @@ struct PreferencesListenBrainzTests {
         let store = try store(dir, server: server)
 
         store.testListenBrainz()
-        #expect(store.state.value.listenBrainzTest.isFailure, "no token: said before any request")
+        #expect(store.listenBrainz.state.value.check.isFailure, "no token: said before any request")
         #expect(server.requests(path: "/1/validate-token").isEmpty)
 
         store.setListenBrainzUser("rob")
-        store.setListenBrainzToken("typed-token")
+        store.listenBrainz.setSecret("typed-token")
         store.testListenBrainz()
-        await store.waitForListenBrainzTest()
-        #expect(store.state.value.listenBrainzTest == .succeeded("Connected as rob."))
+        #expect(await settled(store.listenBrainz) == .valid(identity: "rob", message: "Connected as rob."))
         #expect(server.requests(path: "/1/validate-token").last?.headers["authorization"] == "Token typed-token")
 
+        // Another user name: the last answer was about the old one.
         store.setListenBrainzUser("someone")
+        #expect(store.listenBrainz.state.value.check == .idle)
         store.testListenBrainz()
-        await store.waitForListenBrainzTest()
-        #expect(store.state.value.listenBrainzTest == .failed("This token belongs to rob, not someone."))
+        #expect(await settled(store.listenBrainz) == .invalid("This token belongs to rob, not someone."))
 
         server.route("/1/validate-token", responses: [.json(ListenBrainzFixtures.badToken, status: 401)])
         store.testListenBrainz()
-        await store.waitForListenBrainzTest()
-        #expect(store.state.value.listenBrainzTest == .failed(ListenBrainzError.invalidToken.errorDescription!))
+        #expect(await settled(store.listenBrainz) == .invalid(ListenBrainzError.invalidToken.errorDescription!))
         #expect(!FileManager.default.fileExists(atPath: dir.paths.settingsURL.path), "a test saves nothing")
     }
 }
@@ -286,27 +286,27 @@ struct PreferencesListenBrainzTests {
 @Suite("Preferences: Discogs token")
 @MainActor
 struct PreferencesDiscogsTests {
-    private func store(_ dir: TemporaryDirectory, discogs: URL? = nil) throws -> PreferencesStore {
+    private func store(_ dir: TemporaryDirectory, discogs: URL? = nil) throws -> AccountsPreferencesStore {
         var variables: [String: String] = [:]
         if let discogs { variables["CRATE_DISCOGS_URL"] = discogs.absoluteString }
         let environment = AppEnvironment(paths: dir.paths, variables: variables, database: try AppDatabase.inMemory(),
                                          secrets: MemorySecrets(), transport: CurlHTTPClient())
-        return PreferencesStore(environment: environment)
+        return PreferencesStore(environment: environment).accounts
     }
 
     @Test func theTokenGoesToA0600FileNeverIntoState() throws {
         let dir = try TemporaryDirectory()
         let store = try store(dir)
-        #expect(store.state.value.discogsTokenStatus.hasPrefix("No token saved"))
-        store.setDiscogsToken(" discogs-secret-token\n")
+        #expect(store.discogs.state.value.status.hasPrefix("No token saved"))
+        store.discogs.setSecret(" discogs-secret-token\n")
         #expect(store.save())
         let keys = KeyStore(paths: dir.paths)
         let file = keys.discogsTokenURL.path
         #expect(keys.discogsToken().token == "discogs-secret-token")
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
-        #expect(store.state.value.discogsTokenStatus.contains(file))
-        #expect(!"\(store.state.value)".contains("discogs-secret-token"))
+        #expect(store.discogs.state.value.status.contains(file))
+        #expect(!"\(store.state.value) \(store.discogs.state.value)".contains("discogs-secret-token"))
         // Saving again without typing keeps the token.
         #expect(store.save())
         #expect(keys.discogsToken().token == "discogs-secret-token")
@@ -320,25 +320,22 @@ struct PreferencesDiscogsTests {
         let store = try store(dir, discogs: server.baseURL)
 
         store.testDiscogs()
-        #expect(store.state.value.discogsTest.isFailure, "no token: said before any request")
+        #expect(store.discogs.state.value.check.isFailure, "no token: said before any request")
         #expect(server.requests(path: "/oauth/identity").isEmpty)
 
-        store.setDiscogsToken("typed-token")
+        store.discogs.setSecret("typed-token")
         store.testDiscogs()
-        await store.waitForDiscogsTest()
-        #expect(store.state.value.discogsTest == .succeeded("Connected as crate-digger."))
+        #expect(await settled(store.discogs) == .valid(identity: "crate-digger", message: "Connected as crate-digger."))
         #expect(server.requests(path: "/oauth/identity").last?.headers["authorization"] == "Discogs token=typed-token")
 
         server.route("/oauth/identity", responses: [.json(DiscogsFixtures.unauthorized, status: 401)])
         store.testDiscogs()
-        await store.waitForDiscogsTest()
-        #expect(store.state.value.discogsTest == .failed(PreferencesStore.discogsTokenRefused))
-        #expect(PreferencesStore.discogsTokenRefused.hasPrefix("Discogs did not accept this token"))
+        #expect(await settled(store.discogs) == .invalid(Credential<AccountTarget>.discogsTokenRefused))
+        #expect(Credential<AccountTarget>.discogsTokenRefused.hasPrefix("Discogs did not accept this token"))
 
         server.route("/oauth/identity", responses: [.json("{\"username\": ", status: 200)])
         store.testDiscogs()
-        await store.waitForDiscogsTest()
-        #expect(store.state.value.discogsTest == .failed(DiscogsError.malformedResponse.message))
+        #expect(await settled(store.discogs) == .invalid(DiscogsError.malformedResponse.message))
         #expect(!FileManager.default.fileExists(atPath: KeyStore(paths: dir.paths).discogsTokenURL.path), "a test saves nothing")
     }
 
@@ -348,21 +345,13 @@ struct PreferencesDiscogsTests {
         closed.stop()
         let dir = try TemporaryDirectory()
         let store = try store(dir, discogs: offlineURL)
-        store.setDiscogsToken("typed-token")
+        store.discogs.setSecret("typed-token")
         store.testDiscogs()
-        await store.waitForDiscogsTest()
-        guard case .failed(let message) = store.state.value.discogsTest else {
-            Issue.record("expected a failure, got \(store.state.value.discogsTest)")
+        guard case .offline(let message) = await settled(store.discogs) else {
+            Issue.record("expected offline, got \(store.discogs.state.value.check)")
             return
         }
         #expect(message.contains("Could not reach Discogs") || message.contains("Discogs took too long"))
         #expect(!message.contains("127.0.0.1") && !message.contains("curl") && !message.contains("\(offlineURL.port ?? 0)"))
-    }
-}
-
-extension ConnectionTest {
-    var isFailure: Bool {
-        if case .failed = self { return true }
-        return false
     }
 }
