@@ -32,6 +32,22 @@ struct PhotoBarcodeScanTests {
         try BarcodeReader().read(ImagePreparer().preparePhoto(at: url, keepingLuma: true)).map(\.digits)
     }
 
+    @Test func thePreparationKeepsTheDecodedPhotosLumaOnlyWhenAsked() throws {
+        let preparer = ImagePreparer()
+        #expect(try preparer.preparePhoto(at: Self.clean).luma == nil)
+        let photo = try preparer.preparePhoto(at: Self.clean, keepingLuma: true)
+        let luma = try #require(photo.luma)
+        #expect(luma.width == photo.header.scaledWidth && luma.height == photo.header.scaledHeight)
+        // The same picture as a separate decode's luma (which rounds and decodes a little differently).
+        let grey = GreyPlane(try BarcodeReader.decodePhoto(at: Self.clean))
+        try #require(grey.width == luma.width && grey.height == luma.height)
+        let difference = zip(grey.pixels, luma.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(grey.pixels.count) < 2)
+        // A 12 MP photo: the DCT-scaled decode, not the full size.
+        let big = try preparer.preparePhoto(at: ImageFixtures.url("photos/cover-00-12mp.jpg"), keepingLuma: true)
+        #expect(big.luma?.width == big.header.scaledWidth && big.header.scaledWidth < 4000)
+    }
+
     @Test func aPhotoOfAnOwnedRecordsBarcodeScansOfflineToItWithItsVerdict() async throws {
         let h = try PipelineHarness()
         let albumID = try Self.crateAlbum(h, barcode: Self.cleanDigits, title: "Owned", owned: true)
