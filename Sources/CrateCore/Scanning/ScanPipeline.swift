@@ -366,7 +366,7 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
-    private static func album(from candidate: ReleaseCandidate, answer: VisionAnswer?) -> Album {
+    static func album(from candidate: ReleaseCandidate, answer: VisionAnswer?) -> Album {
         Album(
             musicBrainzReleaseID: candidate.releaseID.rawValue,
             musicBrainzReleaseGroupID: candidate.releaseGroupID?.rawValue,
