@@ -38,11 +38,20 @@ final class ScanController {
         Actions.add(to: host.widget, "cancel-scan") { [weak store] in store?.cancel() }
         DropHandler.install(on: host.widget, window: host)
         Actions.add(to: host.widget, "scan-barcode") { [weak host] in host?.barcodeBar.open() }
+        Actions.add(to: host.widget, "camera") { [weak self] in self?.openCamera() }
         host.barcodeBar.onLookUp = { [weak self] text in self?.lookUp(barcode: text) }
         host.barcodeBar.onClosed = { [weak host] in host?.crate.focus() }
         host.keys.onDigit = { [weak self] digit in self?.startBarcode(typing: digit) ?? false }
         Actions.addID(to: host.widget, "album-identify") { [weak self] id in self?.tellCrate(albumID: id) }
         showBudgetNotice()
+    }
+
+    /// The webcam's preview; the frame taken is scanned like a pasted image.
+    func openCamera() {
+        guard let host else { return }
+        let camera = CameraWindow()
+        camera.onTake = { [weak self] texture in self?.receive(texture: texture) }
+        camera.present(over: host.widget)
     }
 
     /// "Tell Crate what it is" for a photo History lists without a scan: the chosen release is
