@@ -31,8 +31,9 @@ struct MusicFolderMonitorTests {
         return (1 + outer + count + 13, deepest)
     }
 
-    /// Polls `condition` (a state reached through the main loop) with a generous limit.
-    static func wait(_ what: Comment, seconds: Double = 120, _ condition: @MainActor () throws -> Bool) async throws {
+    /// Polls `condition` (a state reached through the main loop) with a generous limit: five minutes,
+    /// as a loaded 2-core machine took over two to list and watch the 4 000-folder tree.
+    static func wait(_ what: Comment, seconds: Double = 300, _ condition: @MainActor () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while try !condition() {
             if Date() > deadline {
