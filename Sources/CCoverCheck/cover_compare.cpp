@@ -148,8 +148,6 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         else textureOK = shiftedCorrelation(pg, cg, r) >= 0.5;
         // Colour: chromaticity once the cast is out; too dark to tell, brightness must at least agree.
         bool dark = s.pLum < 0.05 || s.cLum < 0.05;
-        if (std::getenv("CRATE_CELL") && atoi(std::getenv("CRATE_CELL")) == i)
-            std::fprintf(stderr, "cell %d p %.3f %.3f %.3f lit %.3f %.3f %.3f c %.3f %.3f %.3f pred %.3f %.3f %.3f field %.2f\n", i, s.p[0], s.p[1], s.p[2], lit[0], lit[1], lit[2], s.c[0], s.c[1], s.c[2], pred[0], pred[1], pred[2], field[i]);
         chromaDistance[i] = std::hypot(pc[0] - cc[0], pc[1] - cc[1]);
         bool colourOK = dark ? std::fabs(lumaResidual) < 1.0 : chromaDistance[i] <= kChromaLimit;
         structure += textureOK;
