@@ -2,11 +2,12 @@
 // (docs/decisions/0039-verification-that-tells-light-from-content.md)
 //
 // Light is modelled, then forgiven: a smooth brightness field (gradient, vignette, the soft edge of
-// a shadow) and one colour cast for the whole cover (tungsten, fluorescent, LEDs). Texture is
-// compared by zero-mean correlation, which no gain or offset changes; colour by chromaticity once
-// the cast is divided out, which no brightness changes. What still disagrees is then judged by
-// where it lies: a compact patch over the cover's edge is something lying on the sleeve (a
-// sticker, a thumb); a patch inside the artwork, or one that crosses it, is another print.
+// a shadow), one colour transform for the whole cover (a lamp's cast, the camera's rendering) and
+// a bounded white balance per region (light that changes across the cover). Texture is compared
+// band-passed, by zero-mean correlation, which no gain, offset or smooth ramp changes; colour by
+// chromaticity, which no brightness changes. What still disagrees is then judged by where it lies:
+// a compact patch over the cover's edge is something lying on the sleeve (a sticker, a thumb); a
+// patch inside the artwork, or one that crosses it, is another print.
 #include "cover_compare.hpp"
 #include "light_model.hpp"
 
@@ -22,7 +23,7 @@ namespace cratecheck {
 namespace {
 
 // Chromaticity distance (r, g) within which two cell means are the same ink: cells of the same
-// print differ by under 0.01 once the cast is out; a retitled band or a recoloured title by 0.03+.
+// print differ by under 0.01 once the light is out; new words in a band by 0.03–0.06.
 constexpr double kChromaLimit = 0.03;
 // Degrees a colour transform may turn hues about the grey axis and still be light.
 constexpr double kMaxHueTurn = 15;
