@@ -68,7 +68,8 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_video"),
+                .linkedLibrary("opencv_video"), .linkedLibrary("opencv_features2d"),
+                .linkedLibrary("opencv_calib3d"),
             ]
         ),
         // EAN-13/EAN-8/UPC-A/UPC-E decoding over ZBar (Debian's libzbar-dev), built only into

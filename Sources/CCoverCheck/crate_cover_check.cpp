@@ -1,5 +1,7 @@
 // Tier-0 verification: does this photo really show this cover? (docs/decisions, "Tier 0 verification")
 // OpenCV stays inside this file; Swift sees only the C interface in crate_cover_check.h.
+#include "cover_compare.hpp"
+#include "cover_features.hpp"
 #include "crate_plugins.h"
 
 #include <opencv2/core.hpp>
@@ -16,8 +18,7 @@ namespace {
 
 constexpr int kPhotoSide = 512;   // Longest side the photo is matched at.
 constexpr int kCoverSide = 400;   // The cover's side for feature matching.
-constexpr int kRectSide = 192;    // The rectified comparison square.
-constexpr int kGrid = 12;         // kGrid × kGrid cells of 16 px.
+constexpr int kRectSide = 192;    // The rectified comparison square (cratecheck::kGrid cells a side).
 
 cv::Mat wrap(const uint8_t *pixels, int width, int height) {
     return cv::Mat(height, width, CV_8UC3, const_cast<uint8_t *>(pixels), static_cast<size_t>(width) * 3);
@@ -49,133 +50,6 @@ bool plausible(const cv::Mat &h, cv::Size photo) {
     for (int i = 0; i < 4; i++) sides[i] = cv::norm(mapped[i] - mapped[(i + 1) % 4]);
     double lo = *std::min_element(sides, sides + 4), hi = *std::max_element(sides, sides + 4);
     return lo > 0 && hi / lo < 1.8;
-}
-
-/// Best zero-mean correlation of the cover cell `r` (in `c`) with the photo (`p`) over shifts of
-/// ±2 px: what is left of the alignment error must not count as a difference, a different print must.
-double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r) {
-    const int n = r.width * r.height;
-    float b[32 * 32];
-    double sb = 0;
-    for (int y = 0; y < r.height; y++) {
-        const float *row = c.ptr<float>(r.y + y) + r.x;
-        for (int x = 0; x < r.width; x++) sb += b[y * r.width + x] = row[x];
-    }
-    double mb = sb / n, bb = 0;
-    for (int i = 0; i < n; i++) {
-        b[i] -= float(mb);
-        bb += double(b[i]) * b[i];
-    }
-    double best = -1;
-    for (int sy = -2; sy <= 2; sy++) {
-        for (int sx = -2; sx <= 2; sx++) {
-            int x0 = r.x + sx, y0 = r.y + sy;
-            if (x0 < 0 || y0 < 0 || x0 + r.width > p.cols || y0 + r.height > p.rows) continue;
-            double sa = 0, saa = 0, sab = 0;
-            for (int y = 0; y < r.height; y++) {
-                const float *row = p.ptr<float>(y0 + y) + x0;
-                const float *brow = b + y * r.width;
-                for (int x = 0; x < r.width; x++) {
-                    double a = row[x];
-                    sa += a;
-                    saa += a * a;
-                    sab += a * brow[x];
-                }
-            }
-            double va = saa - sa * sa / n;
-            best = std::max(best, sab / (std::sqrt(std::max(va, 0.0) * bb) + 1e-6));
-        }
-    }
-    return best;
-}
-
-struct CellStats {
-    bool inside = false;
-    double pL = 0, cL = 0, pStd = 0, cStd = 0, pa = 0, pb = 0, ca = 0, cb = 0;
-};
-
-void compareCells(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect, crate_cover_check *out) {
-    cv::Mat pg, cg, pLab, cLab;
-    cv::cvtColor(photoRect, pg, cv::COLOR_RGB2GRAY);
-    cv::cvtColor(coverRect, cg, cv::COLOR_RGB2GRAY);
-    pg.convertTo(pg, CV_32F);
-    cg.convertTo(cg, CV_32F);
-    cv::GaussianBlur(pg, pg, cv::Size(0, 0), 1.2);
-    cv::GaussianBlur(cg, cg, cv::Size(0, 0), 1.2);
-    cv::Mat pf, cf;
-    photoRect.convertTo(pf, CV_32FC3, 1.0 / 255);
-    coverRect.convertTo(cf, CV_32FC3, 1.0 / 255);
-    cv::cvtColor(pf, pLab, cv::COLOR_RGB2Lab);
-    cv::cvtColor(cf, cLab, cv::COLOR_RGB2Lab);
-    const int cell = kRectSide / kGrid;
-    CellStats cells[kGrid * kGrid];
-    std::vector<double> offsets;
-    for (int i = 0; i < kGrid * kGrid; i++) {
-        cv::Rect r((i % kGrid) * cell, (i / kGrid) * cell, cell, cell);
-        CellStats &st = cells[i];
-        st.inside = cv::countNonZero(mask(r)) >= cell * cell * 9 / 10;
-        if (!st.inside) continue;
-        cv::Scalar pm, ps, cm, cs;
-        cv::meanStdDev(pg(r), pm, ps);
-        cv::meanStdDev(cg(r), cm, cs);
-        cv::Scalar pc = cv::mean(pLab(r)), cc = cv::mean(cLab(r));
-        st.pStd = ps[0];
-        st.cStd = cs[0];
-        st.pL = pc[0];
-        st.cL = cc[0];
-        st.pa = pc[1];
-        st.pb = pc[2];
-        st.ca = cc[1];
-        st.cb = cc[2];
-        offsets.push_back(st.pL - st.cL);
-    }
-    // The photo's overall exposure: the median lightness difference.
-    double offset = 0;
-    if (!offsets.empty()) {
-        std::nth_element(offsets.begin(), offsets.begin() + offsets.size() / 2, offsets.end());
-        offset = offsets[offsets.size() / 2];
-    }
-    int seen = 0, structure = 0, colour = 0, both = 0;
-    // CRATE_COVER_CHECK_MAP=1: the cell map on stderr (. agrees, T texture, C colour, X both,
-    // g glare, space outside the photo).
-    static const bool map = std::getenv("CRATE_COVER_CHECK_MAP") != nullptr;
-    for (int i = 0; i < kGrid * kGrid; i++) {
-        if (map && i % kGrid == 0) std::fputs("  |", stderr);
-        const CellStats &st = cells[i];
-        char mark = ' ';
-        if (st.inside) {
-            double pChroma = std::hypot(st.pa, st.pb), cChroma = std::hypot(st.ca, st.cb);
-            // A highlight adds white light: lighter, less saturated, no new print.
-            bool glare = st.pL - st.cL - offset > 12 && (pChroma < 0.85 * cChroma || cChroma < 12) &&
-                         st.pStd <= 1.1 * st.cStd + 2;
-            if (glare) {
-                mark = 'g';
-            } else {
-                seen++;
-                cv::Rect r((i % kGrid) * cell, (i / kGrid) * cell, cell, cell);
-                bool textureOK;
-                if (st.pStd < 5 && st.cStd < 5) {
-                    textureOK = true;  // Both flat.
-                } else if (st.pStd < 3 || st.cStd < 3) {
-                    textureOK = false;  // Print on one side only.
-                } else {
-                    textureOK = shiftedCorrelation(pg, cg, r) >= 0.5;
-                }
-                bool colourOK = std::hypot(st.pa - st.ca, st.pb - st.cb) <= 22;
-                structure += textureOK;
-                colour += colourOK;
-                both += textureOK && colourOK;
-                mark = textureOK ? (colourOK ? '.' : 'C') : (colourOK ? 'T' : 'X');
-            }
-        }
-        if (map) std::fputc(mark, stderr);
-        if (map && i % kGrid == kGrid - 1) std::fputs("|\n", stderr);
-    }
-    const int total = kGrid * kGrid;
-    out->visible = float(seen) / total;
-    out->structure = seen ? float(structure) / seen : 0;
-    out->colour = seen ? float(colour) / seen : 0;
-    out->agreement = seen ? float(both) / seen : 0;
 }
 
 /// A square of the photo (at kSearchSide scale) and the quarter turns that bring the cover onto it.
@@ -238,77 +112,66 @@ cv::Mat squareHomography(const Square &sq, double coverSide) {
     return place * turn;
 }
 
-void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int chh, const double *square,
-         crate_cover_check_limits limits, crate_cover_check *out) {
-    constexpr int kAlignCover = 128;   // Cover side for the alignment.
-    double scale = double(kPhotoSide) / std::max(pw, ph);
-    cv::Mat photoRGB = wrap(photo, pw, ph);
-    cv::Mat small = scale < 1 ? resizedTo(photoRGB, int(std::lround(pw * scale)), int(std::lround(ph * scale))) : photoRGB.clone();
-    cv::Mat coverSmall = resizedTo(wrap(cover, cw, chh), kAlignCover, kAlignCover);
-    cv::Mat photoGray, coverGray;
-    cv::cvtColor(small, photoGray, cv::COLOR_RGB2GRAY);
-    cv::cvtColor(coverSmall, coverGray, cv::COLOR_RGB2GRAY);
+constexpr int kAlignCover = 128;  // Cover side for the alignment.
 
-    Square start;
-    start.x = square[0] * scale;
-    start.y = square[1] * scale;
-    start.side = square[2] * scale;
-    Square sq = chooseTurn(photoGray, start, coverGray);
-    out->search = float(sq.score);
-    cv::Mat h0 = squareHomography(sq, kAlignCover);
-    cv::Mat warp;
-    h0.convertTo(warp, CV_32F);
+/// Refines `warp` (cover → photo, CV_32F) to a full homography by ECC; if that does not converge
+/// the warp stands. Returns the correlation at the final warp.
+double refine(const cv::Mat &photoGray, const cv::Mat &coverGray, cv::Mat &warp) {
+    cv::Mat refined = warp.clone();
     try {
-        // Coarse to fine: half size first, then full.
-        cv::Mat halfWarp = warp.clone();
-        halfWarp.at<float>(0, 2) /= 2;
-        halfWarp.at<float>(1, 2) /= 2;
-        halfWarp.at<float>(2, 0) *= 2;
-        halfWarp.at<float>(2, 1) *= 2;
-        cv::Mat coverHalf = resizedTo(coverGray, kAlignCover / 2, kAlignCover / 2);
-        cv::Mat photoHalf = resizedTo(photoGray, photoGray.cols / 2, photoGray.rows / 2);
-        // The template at half size: its coordinates are half, so conjugate by the scaling.
-        cv::Mat s2 = (cv::Mat_<float>(3, 3) << 2, 0, 0, 0, 2, 0, 0, 0, 1);
-        cv::Mat s2i = (cv::Mat_<float>(3, 3) << 0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 1);
-        halfWarp = s2i * warp * s2;
-        // An affine fit at half size first (few parameters: it converges on flat covers too),
-        // then the full homography; if that one does not converge, the affine fit stands.
-        cv::Mat affine = halfWarp(cv::Rect(0, 0, 3, 2)).clone();
-        try {
-            cv::findTransformECC(coverHalf, photoHalf, affine, cv::MOTION_TRANSLATION,
-                                 cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 1e-4), cv::noArray(), 5);
-        } catch (const cv::Exception &) {
-            affine = halfWarp(cv::Rect(0, 0, 3, 2)).clone();
-        }
-        cv::findTransformECC(coverHalf, photoHalf, affine, cv::MOTION_AFFINE,
-                             cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 40, 1e-4), cv::noArray(), 5);
-        affine.copyTo(halfWarp(cv::Rect(0, 0, 3, 2)));
-        halfWarp.at<float>(2, 0) = 0;
-        halfWarp.at<float>(2, 1) = 0;
-        halfWarp.at<float>(2, 2) = 1;
-        warp = s2 * halfWarp * s2i;
-        cv::Mat refined = warp.clone();
-        try {
-            out->correlation = float(cv::findTransformECC(coverGray, photoGray, refined, cv::MOTION_HOMOGRAPHY,
-                                                          cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 1e-4),
-                                                          cv::noArray(), 5));
-            warp = refined;
-        } catch (const cv::Exception &) {
-            out->correlation = float(cv::computeECC(coverGray, warpedTo(photoGray, warp, coverGray.size())));
-        }
+        double c = cv::findTransformECC(coverGray, photoGray, refined, cv::MOTION_HOMOGRAPHY,
+                                        cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 1e-4), cv::noArray(), 5);
+        warp = refined;
+        return c;
     } catch (const cv::Exception &) {
-        out->status = 3;
-        return;
+        return cv::computeECC(coverGray, warpedTo(photoGray, warp, coverGray.size()));
     }
-    cv::Mat h;
+}
+
+/// Grows the hash's square into a homography (cover at kAlignCover → photo): translation and
+/// affine by ECC at half size, then a full homography (if that one does not converge, the affine
+/// fit stands). Returns the correlation, or throws cv::Exception when nothing converges.
+double alignFromSquare(const cv::Mat &photoGray, const cv::Mat &coverGray, const Square &sq, cv::Mat &h) {
+    cv::Mat warp;
+    squareHomography(sq, kAlignCover).convertTo(warp, CV_32F);
+    cv::Mat coverHalf = resizedTo(coverGray, kAlignCover / 2, kAlignCover / 2);
+    cv::Mat photoHalf = resizedTo(photoGray, photoGray.cols / 2, photoGray.rows / 2);
+    // The template at half size: its coordinates are half, so conjugate by the scaling.
+    cv::Mat s2 = (cv::Mat_<float>(3, 3) << 2, 0, 0, 0, 2, 0, 0, 0, 1);
+    cv::Mat s2i = (cv::Mat_<float>(3, 3) << 0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 1);
+    cv::Mat halfWarp = s2i * warp * s2;
+    // Few parameters first: they converge on flat covers too.
+    cv::Mat affine = halfWarp(cv::Rect(0, 0, 3, 2)).clone();
+    try {
+        cv::findTransformECC(coverHalf, photoHalf, affine, cv::MOTION_TRANSLATION,
+                             cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 1e-4), cv::noArray(), 5);
+    } catch (const cv::Exception &) {
+        affine = halfWarp(cv::Rect(0, 0, 3, 2)).clone();
+    }
+    cv::findTransformECC(coverHalf, photoHalf, affine, cv::MOTION_AFFINE,
+                         cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 40, 1e-4), cv::noArray(), 5);
+    affine.copyTo(halfWarp(cv::Rect(0, 0, 3, 2)));
+    halfWarp.at<float>(2, 0) = 0;
+    halfWarp.at<float>(2, 1) = 0;
+    halfWarp.at<float>(2, 2) = 1;
+    warp = s2 * halfWarp * s2i;
+    double correlation = refine(photoGray, coverGray, warp);
     warp.convertTo(h, CV_64F);
+    return correlation;
+}
+
+/// Rectifies the photo through `h` (cover at kAlignCover → `small`), compares it with the cover and
+/// decides. False (status 4) when the outline is implausible.
+void judge(const cv::Mat &small, const cv::Mat &coverRect, const cv::Mat &h, double correlation,
+           crate_cover_check_limits limits, crate_cover_check *out) {
+    out->correlation = float(correlation);
     // plausible() works in kCoverSide units.
     cv::Mat toAlign = (cv::Mat_<double>(3, 3) << double(kAlignCover) / kCoverSide, 0, 0, 0, double(kAlignCover) / kCoverSide, 0, 0, 0, 1);
     if (!plausible(h * toAlign, small.size())) {
         out->status = 4;
         return;
     }
-    // Rectify: each pixel of the comparison square, through the cover's frame, into the photo.
+    // Each pixel of the comparison square, through the cover's frame, into the photo.
     cv::Mat toCover = (cv::Mat_<double>(3, 3) << double(kAlignCover) / kRectSide, 0, 0, 0, double(kAlignCover) / kRectSide, 0, 0, 0, 1);
     cv::Mat m = h * toCover;
     cv::Mat photoRect, mask;
@@ -317,27 +180,81 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     cv::Mat ones(small.size(), CV_8UC1, cv::Scalar(255));
     cv::warpPerspective(ones, mask, m, cv::Size(kRectSide, kRectSide), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
                         cv::BORDER_CONSTANT, cv::Scalar(0));
-    cv::Mat coverRect = resizedTo(wrap(cover, cw, chh), kRectSide, kRectSide);
-    compareCells(photoRect, mask, coverRect, out);
     out->status = 0;
-    out->accepted = out->correlation >= limits.min_correlation && out->visible >= limits.min_visible &&
-                    (out->agreement >= limits.min_agreement ||
-                     (out->correlation >= limits.close_correlation && out->agreement >= limits.min_agreement_when_close));
+    if (limits.method == 1) {
+        cratecheck::compareCover(photoRect, mask, coverRect, out);
+        out->accepted = out->correlation >= limits.min_correlation && out->visible >= limits.min_visible &&
+                        out->agreement >= limits.min_agreement && out->occluded <= limits.max_occluded &&
+                        out->content <= limits.max_content;
+    } else {
+        cratecheck::compareCellsV1(photoRect, mask, coverRect, out);
+        out->accepted = out->correlation >= limits.min_correlation && out->visible >= limits.min_visible &&
+                        (out->agreement >= limits.min_agreement ||
+                         (out->correlation >= limits.close_correlation && out->agreement >= limits.min_agreement_when_close));
+    }
+}
+
+void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int chh, const double *square,
+         crate_cover_check_limits limits, crate_cover_check *out) {
+    double scale = double(kPhotoSide) / std::max(pw, ph);
+    cv::Mat photoRGB = wrap(photo, pw, ph);
+    cv::Mat small = scale < 1 ? resizedTo(photoRGB, int(std::lround(pw * scale)), int(std::lround(ph * scale))) : photoRGB.clone();
+    cv::Mat coverSmall = resizedTo(wrap(cover, cw, chh), kAlignCover, kAlignCover);
+    cv::Mat photoGray, coverGray;
+    cv::cvtColor(small, photoGray, cv::COLOR_RGB2GRAY);
+    cv::cvtColor(coverSmall, coverGray, cv::COLOR_RGB2GRAY);
+    cv::Mat coverRect = resizedTo(wrap(cover, cw, chh), kRectSide, kRectSide);
+
+    Square start;
+    start.x = square[0] * scale;
+    start.y = square[1] * scale;
+    start.side = square[2] * scale;
+    Square sq = chooseTurn(photoGray, start, coverGray);
+    out->search = float(sq.score);
+    cv::Mat h;
+    try {
+        double correlation = alignFromSquare(photoGray, coverGray, sq, h);
+        judge(small, coverRect, h, correlation, limits, out);
+    } catch (const cv::Exception &) {
+        out->status = 3;
+    }
+    if (out->accepted || limits.method != 1) return;
+    // The hash's square can be off (a cover turned far or cut by the frame): align by features
+    // instead, and keep that verdict only if it accepts.
+    cv::Mat coverFeatures, hf;
+    cv::cvtColor(resizedTo(wrap(cover, cw, chh), kCoverSide, kCoverSide), coverFeatures, cv::COLOR_RGB2GRAY);
+    if (!cratecheck::featureHomography(photoGray, coverFeatures, hf)) return;
+    cv::Mat toFeatures = (cv::Mat_<double>(3, 3) << double(kCoverSide) / kAlignCover, 0, 0, 0, double(kCoverSide) / kAlignCover, 0, 0, 0, 1);
+    cv::Mat warp;
+    cv::Mat(hf * toFeatures).convertTo(warp, CV_32F);
+    crate_cover_check second = *out;
+    try {
+        double correlation = refine(photoGray, coverGray, warp);
+        warp.convertTo(h, CV_64F);
+        judge(small, coverRect, h, correlation, limits, &second);
+    } catch (const cv::Exception &) {
+        return;
+    }
+    second.search = out->search;
+    if (second.accepted || out->status != 0) *out = second;
 }
 
 }  // namespace
 
 static crate_cover_check_limits crate_cover_check_defaults(void) {
     crate_cover_check_limits limits;
-    // Calibrated with crate-bench calibrate (docs/performance.md): true photos agree on 0.77–1.0
-    // of their cells, and the ones under 0.95 all correlate at 0.91 or more; the hard negatives
-    // that align reach 0.93 agreement (a re-titled starfield, correlation 0.56) and 0.85
-    // correlation (a re-titled tissue cover, agreement 0.92).
+    // Method 0, calibrated with crate-bench calibrate (docs/performance.md): true photos agree on
+    // 0.77–1.0 of their cells, and the ones under 0.95 all correlate at 0.91 or more; the hard
+    // negatives that align reach 0.93 agreement and 0.85 correlation. Method 1's thresholds are in
+    // CoverVerifier.lightAware (decision 0039).
+    limits.method = 0;
     limits.min_correlation = 0.3f;
     limits.min_agreement = 0.95f;
     limits.close_correlation = 0.9f;
     limits.min_agreement_when_close = 0.75f;
     limits.min_visible = 0.7f;
+    limits.max_occluded = 0.2f;
+    limits.max_content = 4;
     return limits;
 }
 

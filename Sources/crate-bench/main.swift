@@ -5,6 +5,8 @@ import Foundation
 ///   crate-bench image PHOTO... [--runs N]   median per-stage time of photo preparation, next to vipsthumbnail
 ///   crate-bench calibrate FIXTURES_DIR        tier-0 distances for every fixture photo
 ///   crate-bench tier0 [--albums N] [--runs N]  tier-0 lookup against N stored albums (fixtures + random)
+///   crate-bench tier0-classes DIR [--fixtures FIXTURES_DIR] [--verbose]  tier-0 recall and false accepts per
+///                                             degradation class (photos from scripts/make-tier0-classes DIR)
 ///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
 ///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
 ///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
@@ -111,6 +113,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
         artworkFiles[Int64(i)] = try preparer.prepareArtwork(Data(contentsOf: coverDir.appendingPathComponent(file))).large
     }
     let verify = ProcessInfo.processInfo.environment["CRATE_VERIFY"] != "off"
+    let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
     let matcher = verify ? LocalMatcher.shortlist : LocalMatcher.standard
     let table = CoverTable(covers)
     for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg", "cover-07-photo-1.jpg"] {
@@ -144,7 +147,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
                 result = try TierZeroRule.decide(shortlist) { hit in
                     guard let file = artworkFiles[hit.albumID], let artwork = try? JPEGCodec.decode(file).0,
                           let hash = table.hash(of: hit.albumID) else { return nil }
-                    return try CoverVerifier.standard.check(photo, against: artwork, coverHash: hash)
+                    return try verifier.check(photo, against: artwork, coverHash: hash)
                 }
             }
             prepare.append(p)
@@ -179,8 +182,10 @@ func calibrate(_ dir: String) throws {
         artwork[Int64(i)] = try JPEGCodec.decode(prepared.large).0
         names[Int64(i)] = String(file.dropLast(4))
     }
-    // CRATE_VERIFY=off: the hash alone decides (LocalMatcher.standard), as before the verification.
+    // CRATE_VERIFY=off: the hash alone decides (LocalMatcher.standard), as before the verification;
+    // CRATE_VERIFY=light: the light-aware verification (decision 0039).
     let verify = env["CRATE_VERIFY"] != "off"
+    let verifier = env["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
     let table = CoverTable(covers)
     let matcher = LocalMatcher.standard
     // hard/MANIFEST.tsv (scripts/make-hard-fixtures): file → expected cover or "-".
@@ -206,7 +211,7 @@ func calibrate(_ dir: String) throws {
             if verify {
                 let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: table)
                 let chosen = try TierZeroRule.decide(shortlist) { hit in
-                    let check = try CoverVerifier.standard.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
+                    let check = try verifier.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
                     notes += String(format: "\t%@@%d:%@ ecc=%.2f vis=%.2f agr=%.2f", names[hit.albumID]!, hit.distance,
                                     "\(check.outcome)", check.correlation, check.visible, check.agreement)
                     return check
@@ -292,6 +297,13 @@ do {
             if arg == "--latency", let n = rest.popFirst().flatMap({ Double($0) }) { latency = n }
         }
         try await benchWall(runs: runs, latency: latency)
+    case "tier0-classes":
+        var fixtures = "Tests/Fixtures/images", verbose = false, dir: String?
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--fixtures", let f = rest.popFirst() { fixtures = f } else if arg == "--verbose" { verbose = true } else { dir = arg }
+        }
+        try benchTier0Classes(dir ?? "/tmp/crate-tier0-classes", fixtures: fixtures, verbose: verbose)
     case "calibrate":
         try calibrate(arguments.count > 1 ? arguments[1] : "Tests/Fixtures/images")
     case "music-index":
@@ -341,7 +353,7 @@ do {
     case "player":
         try await benchPlayer(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes] | crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0-classes DIR [--fixtures FIXTURES_DIR] [--verbose] | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes] | crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]")
         exit(64)
     }
 } catch let error as ImageError {

@@ -20,6 +20,10 @@ typedef struct {
     float colour;
     /// Share of the seen cells that agree in both.
     float agreement;
+    /// Share of the cover's cells under something lying over its edge (a sticker, a thumb).
+    float occluded;
+    /// Cells in patches of disagreement that are another print (inside the artwork, or crossing it).
+    int32_t content;
     /// 1 when the photo shows this cover, 0 otherwise.
     int32_t accepted;
     /// 0 checked; 1 bad arguments; 2 nothing like the cover in the photo; 3 the alignment did not
@@ -29,17 +33,25 @@ typedef struct {
 
 /// Thresholds; `crate_cover_check_defaults` gives the calibrated ones.
 typedef struct {
+    /// 0: cells in texture and a*b* colour (decision 0015, the default); 1: light told from
+    /// content (decision 0039: brightness field, colour transform, per-region white balance,
+    /// patches judged by where they lie, feature alignment as a second try).
+    int32_t method;
     /// Below this correlation after alignment the cover is not the photo's, whatever the cells say.
     float min_correlation;
-    /// The photo shows the cover when this share of its seen cells agree…
+    /// Share of the seen cells that must agree (in method 1, once light is accounted for)…
     float min_agreement;
-    /// …or when the correlation after alignment reaches `close_correlation` and this smaller share
-    /// agree (a highlight or a neighbour's corner spoils some cells of a photo that is otherwise
-    /// the cover all over).
+    /// …or, method 0 only, when the correlation after alignment reaches `close_correlation`, this
+    /// smaller share (a highlight or a neighbour's corner spoils some cells).
     float close_correlation;
     float min_agreement_when_close;
     /// Share of the cover's cells that must be seen.
     float min_visible;
+    /// Method 1: largest share of the cover that something over its edge may hide.
+    float max_occluded;
+    /// Method 1: most cells of different print (patches of three or more inside the artwork) still
+    /// accepted: one small patch is left to alignment error at a sharp colour edge.
+    int32_t max_content;
 } crate_cover_check_limits;
 
 /// The functions themselves are reached through `crate_cover_check_table` (crate_plugins.h):
@@ -47,9 +59,11 @@ typedef struct {
 /// cover artwork `cover` (upright RGB), starting from the square (`square_*`, photo pixels) where
 /// the perceptual hash saw it: the quarter turn that fits best, a homography refined from it by
 /// maximising the correlation (ECC, so perspective and a slight tilt are undone), then the photo
-/// rectified into the cover's square and compared cell by cell (texture and colour), so that the
-/// same artwork with another title, another layout or other colours, and a cover mostly hidden,
-/// do not pass. Rows are `width * 3` bytes.
+/// rectified into the cover's square and compared cell by cell (texture by zero-mean correlation,
+/// colour by chromaticity after the light's brightness field and colour cast are taken out), then
+/// judged by where it disagrees: over the cover's edge is something lying on it, inside is another
+/// print. The same artwork with another title, another layout or other colours, and a cover mostly
+/// hidden, do not pass. Rows are `width * 3` bytes.
 
 #ifdef __cplusplus
 }

@@ -20,8 +20,9 @@ extern "C" {
 #endif
 
 /// 2: the GStreamer table gained `bus_set_message_handler` and `message_source_uri` (bus messages
-/// are taken where they are posted).
-#define CRATE_PLUGIN_ABI_VERSION 2
+/// are taken where they are posted). 3: the cover check's result and limits judge where a cover
+/// differs (`occluded`, `content`, `max_occluded`, `max_content`).
+#define CRATE_PLUGIN_ABI_VERSION 3
 
 /// libCrateCoverCheck.so
 typedef struct {

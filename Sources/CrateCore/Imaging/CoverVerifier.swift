@@ -17,38 +17,76 @@ public struct CoverCheck: Equatable, Sendable {
     public let correlation: Double
     /// Share of the cover inside the photo (0…1).
     public let visible: Double
-    /// Share of the whole cover seen to agree in texture and colour (0…1).
+    /// Share of the seen cells that agree in texture and colour once light is accounted for (0…1).
     public let agreement: Double
+    /// Share of the cover under something over its edge (a sticker, a thumb) (0…1).
+    public let occluded: Double
+    /// Cells of different print found inside the artwork.
+    public let content: Int
+
+    public init(outcome: Outcome, correlation: Double, visible: Double, agreement: Double, occluded: Double = 0,
+                content: Int = 0) {
+        self.outcome = outcome
+        self.correlation = correlation
+        self.visible = visible
+        self.agreement = agreement
+        self.occluded = occluded
+        self.content = content
+    }
 
     public var accepted: Bool { outcome == .accepted }
 }
 
 /// Tier 0's second opinion (docs/decisions, "Tier 0 verification"): before a hash match is
 /// accepted, the photo is aligned with the album's stored artwork (starting from the square the
-/// hash picked; a homography refined by ECC) and compared cell by cell in texture and colour.
+/// hash picked; a homography refined by ECC) and compared cell by cell in texture and colour
+/// (`Method.cells`). `Method.lightAware` (decision 0039) takes the light's brightness field and
+/// colour transform out first and judges what still differs by where it lies.
 /// The same artwork with another title, the same photograph on another sleeve, a series sibling
 /// in other colours and a cover mostly hidden by another all fail it.
 public struct CoverVerifier: Sendable {
+    /// Which comparison runs (see `crate_cover_check_limits.method`).
+    public enum Method: Int32, Sendable {
+        /// Cells in texture and a*b* colour (decision 0015).
+        case cells = 0
+        /// Light told from content (decision 0039).
+        case lightAware = 1
+    }
+
     /// See `crate_cover_check_limits` for what each one means.
+    public var method: Method
     public var minCorrelation: Double
     public var minAgreement: Double
     public var closeCorrelation: Double
     public var minAgreementWhenClose: Double
     public var minVisible: Double
+    public var maxOccluded: Double
+    public var maxContent: Int
 
     /// The calibrated thresholds: the plugin's `defaults` (single precision, as they cross into
     /// C), repeated here so that making a verifier does not load OpenCV; a test checks they agree.
-    public static let standard = CoverVerifier(minCorrelation: Double(Float(0.3)), minAgreement: Double(Float(0.95)),
-                                               closeCorrelation: Double(Float(0.9)), minAgreementWhenClose: Double(Float(0.75)),
-                                               minVisible: Double(Float(0.7)))
+    public static let standard = CoverVerifier(method: .cells, minCorrelation: Double(Float(0.3)),
+                                               minAgreement: Double(Float(0.95)), closeCorrelation: Double(Float(0.9)),
+                                               minAgreementWhenClose: Double(Float(0.75)), minVisible: Double(Float(0.7)),
+                                               maxOccluded: Double(Float(0.2)), maxContent: 4)
+
+    /// Light told from content (decision 0039), measured with `crate-bench tier0-classes`: far
+    /// more photos under casts, gradients and glare are found and fewer hard negatives answered,
+    /// but three fixture photos `standard` finds are lost and two recoloured series covers of one
+    /// hue pass, so it is not the default yet.
+    public static let lightAware = CoverVerifier(method: .lightAware, minCorrelation: Double(Float(0.1)),
+                                                 minAgreement: Double(Float(0.75)), closeCorrelation: 1,
+                                                 minAgreementWhenClose: 1, minVisible: Double(Float(0.6)),
+                                                 maxOccluded: Double(Float(0.2)), maxContent: 4)
 
     /// The thresholds libCrateCoverCheck.so calibrated (loads it).
     public static func pluginDefaults() throws(PluginError) -> CoverVerifier {
         let limits = try table().pointee.defaults!()
-        return CoverVerifier(minCorrelation: Double(limits.min_correlation), minAgreement: Double(limits.min_agreement),
-                             closeCorrelation: Double(limits.close_correlation),
+        return CoverVerifier(method: Method(rawValue: limits.method) ?? .cells, minCorrelation: Double(limits.min_correlation),
+                             minAgreement: Double(limits.min_agreement), closeCorrelation: Double(limits.close_correlation),
                              minAgreementWhenClose: Double(limits.min_agreement_when_close),
-                             minVisible: Double(limits.min_visible))
+                             minVisible: Double(limits.min_visible), maxOccluded: Double(limits.max_occluded),
+                             maxContent: Int(limits.max_content))
     }
 
     /// The verification's functions, from libCrateCoverCheck.so (opened on first use).
@@ -60,13 +98,16 @@ public struct CoverVerifier: Sendable {
     /// Without it tier 0 answers nothing, exactly as for an album without artwork on disk.
     public static var unavailable: PluginError? { PluginLoader.status(.coverCheck) }
 
-    public init(minCorrelation: Double, minAgreement: Double, closeCorrelation: Double, minAgreementWhenClose: Double,
-                minVisible: Double) {
+    public init(method: Method, minCorrelation: Double, minAgreement: Double, closeCorrelation: Double,
+                minAgreementWhenClose: Double, minVisible: Double, maxOccluded: Double, maxContent: Int) {
+        self.method = method
         self.minCorrelation = minCorrelation
         self.minAgreement = minAgreement
         self.closeCorrelation = closeCorrelation
         self.minAgreementWhenClose = minAgreementWhenClose
         self.minVisible = minVisible
+        self.maxOccluded = maxOccluded
+        self.maxContent = maxContent
     }
 
     /// Compares the photo's vision image with `artwork` (upright RGB), starting from the crop
@@ -75,7 +116,7 @@ public struct CoverVerifier: Sendable {
     public func check(_ photo: PreparedPhoto, against artwork: RGBImage, coverHash: Hash256) throws(PluginError) -> CoverCheck {
         _ = try Self.table()
         guard let square = photo.hashes.nearestSquare(to: coverHash) else {
-            return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
+            return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0, occluded: 0, content: 0)
         }
         return try check(photo.visionImage, square: square, against: artwork)
     }
@@ -86,11 +127,14 @@ public struct CoverVerifier: Sendable {
         let photo = image.channels == 3 ? image : image.rgb()
         let cover = artwork.channels == 3 ? artwork : artwork.rgb()
         var limits = crate_cover_check_limits()
+        limits.method = method.rawValue
         limits.min_correlation = Float(minCorrelation)
         limits.min_agreement = Float(minAgreement)
         limits.close_correlation = Float(closeCorrelation)
         limits.min_agreement_when_close = Float(minAgreementWhenClose)
         limits.min_visible = Float(minVisible)
+        limits.max_occluded = Float(maxOccluded)
+        limits.max_content = Int32(maxContent)
         var result = crate_cover_check()
         let side = Double(min(photo.width, photo.height))
         photo.pixels.withUnsafeBufferPointer { p in
@@ -102,7 +146,8 @@ public struct CoverVerifier: Sendable {
         }
         let outcome: CoverCheck.Outcome = result.status != 0 ? .notAligned : result.accepted != 0 ? .accepted : .differs
         return CoverCheck(outcome: outcome, correlation: Double(result.correlation), visible: Double(result.visible),
-                          agreement: Double(result.agreement))
+                          agreement: Double(result.agreement), occluded: Double(result.occluded),
+                          content: Int(result.content))
     }
 }
 

@@ -30,8 +30,11 @@ struct PluginLoaderTests {
         let standard = CoverVerifier.standard
         #expect(fromPlugin.minCorrelation == standard.minCorrelation)
         #expect(fromPlugin.minAgreement == standard.minAgreement)
+        #expect(fromPlugin.method == standard.method)
         #expect(fromPlugin.closeCorrelation == standard.closeCorrelation)
         #expect(fromPlugin.minAgreementWhenClose == standard.minAgreementWhenClose)
+        #expect(fromPlugin.maxOccluded == standard.maxOccluded)
+        #expect(fromPlugin.maxContent == standard.maxContent)
         #expect(fromPlugin.minVisible == standard.minVisible)
     }
 

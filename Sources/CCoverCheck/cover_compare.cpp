@@ -1,0 +1,225 @@
+// Tier-0 verification: is what differs between the rectified photo and the cover light, or content?
+// (docs/decisions/0039-verification-that-tells-light-from-content.md)
+//
+// Light is modelled, then forgiven: a smooth brightness field (gradient, vignette, the soft edge of
+// a shadow), one colour transform for the whole cover (a lamp's cast, the camera's rendering) and
+// a bounded white balance per region (light that changes across the cover). Texture is compared
+// band-passed, by zero-mean correlation, which no gain, offset or smooth ramp changes; colour by
+// chromaticity, which no brightness changes. What still disagrees is then judged by where it lies:
+// a compact patch over the cover's edge is something lying on the sleeve (a sticker, a thumb); a
+// patch inside the artwork, or one that crosses it, is another print.
+#include "cover_compare.hpp"
+#include "light_model.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace cratecheck {
+namespace {
+
+// Chromaticity distance (r, g) within which two cell means are the same ink: cells of the same
+// print differ by under 0.01 once the light is out; new words in a band by 0.03–0.06.
+constexpr double kChromaLimit = 0.03;
+// Degrees a colour transform may turn hues about the grey axis and still be light.
+constexpr double kMaxHueTurn = 15;
+
+/// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
+/// the alignment error must not count as a difference.
+double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r) {
+    cv::Mat tmpl = c(r), result;
+    cv::Rect search(r.x - 2, r.y - 2, r.width + 4, r.height + 4);
+    search &= cv::Rect(0, 0, p.cols, p.rows);
+    if (search.width < r.width || search.height < r.height) return -1;
+    cv::matchTemplate(p(search), tmpl, result, cv::TM_CCOEFF_NORMED);
+    double best;
+    cv::minMaxLoc(result, nullptr, &best);
+    return std::isfinite(best) ? best : -1;
+}
+
+/// The chromaticity (r, g) of an RGB mean: brightness divided out.
+void chroma(const double rgb[3], double out[2]) {
+    double sum = rgb[0] + rgb[1] + rgb[2] + 1e-6;
+    out[0] = rgb[0] / sum;
+    out[1] = rgb[1] / sum;
+}
+
+}  // namespace
+
+void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect, crate_cover_check *out) {
+    const int side = photoRect.cols, cell = side / kGrid;
+    cv::Mat pg, cg, pf, cf;
+    cv::cvtColor(photoRect, pg, cv::COLOR_RGB2GRAY);
+    cv::cvtColor(coverRect, cg, cv::COLOR_RGB2GRAY);
+    pg.convertTo(pg, CV_32F);
+    cg.convertTo(cg, CV_32F);
+    // Print detail only: a band-pass keeps strokes and texture and drops the smooth ramps that
+    // light lays over the cover (a glare spot's slope is not print).
+    cv::Mat pLow, cLow;
+    cv::GaussianBlur(pg, pLow, cv::Size(0, 0), 5);
+    cv::GaussianBlur(cg, cLow, cv::Size(0, 0), 5);
+    cv::GaussianBlur(pg, pg, cv::Size(0, 0), 1.2);
+    cv::GaussianBlur(cg, cg, cv::Size(0, 0), 1.2);
+    cv::Mat pMean = pg.clone(), cMean = cg.clone();
+    pg -= pLow;
+    cg -= cLow;
+    photoRect.convertTo(pf, CV_32FC3, 1.0 / 255);
+    coverRect.convertTo(cf, CV_32FC3, 1.0 / 255);
+
+    Cell cells[kCells];
+    std::vector<double> flatNoise;
+    for (int i = 0; i < kCells; i++) {
+        cv::Rect r((i % kGrid) * cell, (i / kGrid) * cell, cell, cell);
+        Cell &s = cells[i];
+        s.x = ((i % kGrid) + 0.5) / kGrid * 2 - 1;
+        s.y = ((i / kGrid) + 0.5) / kGrid * 2 - 1;
+        s.inside = cv::countNonZero(mask(r)) >= cell * cell * 9 / 10;
+        if (!s.inside) continue;
+        cv::Scalar pm, ps, cm, cs;
+        cv::meanStdDev(pg(r), cv::noArray(), ps);
+        cv::meanStdDev(cg(r), cv::noArray(), cs);
+        pm = cv::mean(pMean(r));
+        cm = cv::mean(cMean(r));
+        cv::Scalar pc = cv::mean(pf(r)), cc = cv::mean(cf(r));
+        for (int k = 0; k < 3; k++) {
+            s.p[k] = pc[k];
+            s.c[k] = cc[k];
+        }
+        s.pLum = pm[0] / 255;
+        s.cLum = cm[0] / 255;
+        s.pStd = ps[0];
+        s.cStd = cs[0];
+        if (s.cStd < 2) flatNoise.push_back(s.pStd);
+    }
+    // The photo's noise: what flat parts of the cover show in it (low light, JPEG blocks).
+    const double noise = median(flatNoise, 0);
+    const double flat = std::max(5.0, 1.5 * noise + 2);
+    std::vector<double> field = brightnessField(cells);
+    std::vector<double> ratios;
+    for (int i = 0; i < kCells; i++) {
+        if (cells[i].inside) ratios.push_back(std::log((cells[i].pLum + 0.01) / (cells[i].cLum + 0.01)));
+    }
+    const double exposure = median(ratios, 0);
+    ColourModel colourModel = fitColour(cells, field);
+    std::vector<double> regional = regionalGains(cells, colourModel, field);
+
+    // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear: not judged), 3 differs.
+    int state[kCells] = {};
+    double chromaDistance[kCells] = {};
+    int seen = 0, structure = 0, colour = 0, both = 0;
+    for (int i = 0; i < kCells; i++) {
+        const Cell &s = cells[i];
+        if (!s.inside) continue;
+        double pred[3], pc[2], cc[2];
+        colourModel.predict(s.c, pred);
+        for (int k = 0; k < 3; k++) pred[k] *= regional[i * 3 + k];
+        double lit[3];
+        for (int k = 0; k < 3; k++) lit[k] = s.p[k] / std::exp(field[i]);
+        chroma(lit, pc);
+        chroma(pred, cc);
+        double lumaResidual = std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - field[i];
+        // Glare and rubbed-off ink add white: lighter than the light elsewhere (or than the field,
+        // which a large spot partly bends), and the colour moves straight towards grey, no new print.
+        bool lighter = lumaResidual > 0.05 || std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - exposure > 0.15;
+        double vx = pc[0] - cc[0], vy = pc[1] - cc[1], wx = 1.0 / 3 - cc[0], wy = 1.0 / 3 - cc[1];
+        double ww = wx * wx + wy * wy, t = ww > 1e-6 ? (vx * wx + vy * wy) / ww : 0;
+        double offLine = std::hypot(vx - t * wx, vy - t * wy);
+        bool whitened = t > 0.05 && t < 1.3 && offLine <= 0.015 + 0.35 * std::hypot(vx, vy);
+        // Under glare the cover's print is still there, only fainter, or washed out altogether.
+        cv::Rect r((i % kGrid) * cell, (i / kGrid) * cell, cell, cell);
+        bool printKept = s.pStd < flat || (s.cStd < 5 ? s.pStd <= 1.3 * s.cStd + flat : shiftedCorrelation(pg, cg, r) >= 0.5);
+        if (lighter && whitened && printKept) {
+            state[i] = 2;
+            continue;
+        }
+        seen++;
+        // Texture, with the photo's contrast brought back to the cover's light: print added where
+        // the cover is plain is content; contrast lost is often blur or haze, so the shape decides.
+        bool textureOK;
+        double pStdLit = s.pStd / std::exp(field[i]);
+        bool pFlat = s.pStd < flat, cFlat = s.cStd < 5;
+        if (pFlat && cFlat) textureOK = true;
+        else if (pStdLit > 2.0 * s.cStd + flat) textureOK = false;
+        else if (cFlat) textureOK = true;
+        else if (pFlat) textureOK = s.cStd < 8;
+        else textureOK = shiftedCorrelation(pg, cg, r) >= 0.5;
+        // Colour: chromaticity once the cast is out; too dark to tell, brightness must at least agree.
+        bool dark = s.pLum < 0.05 || s.cLum < 0.05;
+        chromaDistance[i] = std::hypot(pc[0] - cc[0], pc[1] - cc[1]);
+        bool colourOK = dark ? std::fabs(lumaResidual) < 1.0 : chromaDistance[i] <= kChromaLimit;
+        structure += textureOK;
+        colour += colourOK;
+        both += textureOK && colourOK;
+        state[i] = textureOK && colourOK ? 1 : 3;
+    }
+
+    // Where it differs: patches of differing cells.
+    int occluded = 0, content = 0;
+    bool done[kCells] = {};
+    for (int i = 0; i < kCells; i++) {
+        if (state[i] != 3 || done[i]) continue;
+        std::vector<int> stack = {i}, patch;
+        done[i] = true;
+        int x0 = kGrid, y0 = kGrid, x1 = -1, y1 = -1;
+        int edgeCells = 0;
+        while (!stack.empty()) {
+            int j = stack.back();
+            stack.pop_back();
+            patch.push_back(j);
+            int x = j % kGrid, y = j / kGrid;
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+            edgeCells += x == 0 || y == 0 || x == kGrid - 1 || y == kGrid - 1;
+            // Neighbours reach two cells sideways: a line of new lettering breaks into pieces
+            // where its letters leave gaps, and is still one line.
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -2; dx <= 2; dx++) {
+                    int nx = x + dx, ny = y + dy, n = ny * kGrid + nx;
+                    if (nx < 0 || ny < 0 || nx >= kGrid || ny >= kGrid || done[n] || state[n] != 3) continue;
+                    done[n] = true;
+                    stack.push_back(n);
+                }
+            }
+        }
+        int size = int(patch.size());
+        bool strip = (x1 == x0 && (x0 == 0 || x0 == kGrid - 1)) || (y1 == y0 && (y0 == 0 || y0 == kGrid - 1));
+        // Something lying over the sleeve comes in over its edge and covers less than half of it
+        // either way; a one-cell strip along an edge is the outline's own misfit. Anything else of
+        // three cells or more is another print.
+        bool overEdge = 3 * edgeCells >= size && x1 - x0 < kGrid / 2 && y1 - y0 < kGrid / 2;
+        if (overEdge || strip) occluded += size;
+        else if (size >= 3) content += size;
+    }
+
+    // A transform that turns hues far is no lamp: the whole cover is printed in other colours.
+    if (colourModel.hueTurn > kMaxHueTurn) content = seen;
+
+    static const bool map = std::getenv("CRATE_COVER_CHECK_MAP") != nullptr;
+    if (map) {
+        double grey[3] = {0.5, 0.5, 0.5}, g2[3], gc[2];
+        colourModel.predict(grey, g2);
+        chroma(g2, gc);
+        std::fprintf(stderr, "  gains %.2f %.2f %.2f turn %.0f° grey shift %.3f noise %.1f\n", colourModel.m[0][0], colourModel.m[1][1],
+                     colourModel.m[2][2], colourModel.hueTurn, std::hypot(gc[0] - 1.0 / 3, gc[1] - 1.0 / 3), noise);
+        for (int i = 0; i < kCells; i++) {
+            if (i % kGrid == 0) std::fputs("  |", stderr);
+            std::fputc(" .gX"[state[i]], stderr);
+            if (i % kGrid == kGrid - 1) {
+                std::fputs("|", stderr);
+                for (int j = i - kGrid + 1; j <= i; j++) std::fprintf(stderr, " %2d/%2d", int(std::min(99.0, chromaDistance[j] * 1000)), int(std::min(99.0, cells[j].pStd)));
+                std::fputs("\n", stderr);
+            }
+        }
+    }
+    out->visible = float(seen) / kCells;
+    out->structure = seen ? float(structure) / seen : 0;
+    out->colour = seen ? float(colour) / seen : 0;
+    out->agreement = seen ? float(both) / seen : 0;
+    out->occluded = float(occluded) / kCells;
+    out->content = content;
+}
+
+}  // namespace cratecheck

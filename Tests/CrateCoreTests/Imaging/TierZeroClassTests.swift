@@ -1,0 +1,86 @@
+import CrateCore
+import Foundation
+import Testing
+
+/// Tier 0 on `fixtures/images/classes` (scripts/make-tier0-classes, one photo per degradation
+/// class and per kind of hard negative; decision 0039). The verification must tell light from
+/// content (`CoverVerifier.lightAware`): photos under light it models are found, and no hard
+/// negative is answered, whatever light it is under. Same rule as the scan pipeline
+/// (`TierZeroRule`); no timing.
+@Suite("Tier 0 per degradation class")
+struct TierZeroClassTests {
+    let preparer = ImagePreparer()
+
+    struct Library {
+        var table = CoverTable()
+        var names: [Int64: String] = [:]
+        var artwork: [Int64: RGBImage] = [:]
+    }
+
+    func library() throws -> Library {
+        var library = Library()
+        for (i, file) in try ImageFixtures.files(in: "covers").enumerated() {
+            let prepared = try preparer.prepareArtwork(ImageFixtures.data("covers/\(file)"))
+            library.table.append(StoredCover(albumID: Int64(i), hash: prepared.hash))
+            library.names[Int64(i)] = String(file.dropLast(".jpg".count))
+            library.artwork[Int64(i)] = try JPEGCodec.decode(prepared.large).0
+        }
+        return library
+    }
+
+    /// class → (file, expected cover or nil), from classes/MANIFEST.tsv.
+    func cases() throws -> [String: (file: String, expected: String?)] {
+        let manifest = try String(decoding: ImageFixtures.data("classes/MANIFEST.tsv"), as: UTF8.self)
+        var cases: [String: (String, String?)] = [:]
+        for line in manifest.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t").map(String.init)
+            cases[fields[1]] = (fields[0], fields[2] == "-" ? nil : fields[2])
+        }
+        return cases
+    }
+
+    func decide(_ file: String, in library: Library) throws -> String? {
+        let photo = try preparer.preparePhoto(ImageFixtures.data("classes/\(file)"))
+        let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: library.table)
+        let chosen = try TierZeroRule.decide(shortlist) { hit in
+            try CoverVerifier.lightAware.check(photo, against: library.artwork[hit.albumID]!,
+                                             coverHash: library.table.hash(of: hit.albumID)!)
+        }
+        return chosen.map { library.names[$0.albumID]! }
+    }
+
+    /// Light the verification models, and things lying over the sleeve's edge: each class's photo
+    /// is found. (Classes left out are measured in decision 0039 and not met yet.)
+    @Test func photosUnderModelledLightAreFound() async throws {
+        let classes = TierZeroClassTests.acceptedClasses
+        let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
+            let library = try self.library()
+            let cases = try self.cases()
+            var missed: [String] = []
+            for name in classes {
+                let (file, expected) = try #require(cases[name])
+                if try self.decide(file, in: library) != expected { missed.append(name) }
+            }
+            return (missed, cases.count)
+        }
+        #expect(total == 26)
+        #expect(missed.isEmpty, "not found: \(missed)")
+    }
+
+    /// The same artwork with another title or artist line, a recoloured series sibling, a reissue
+    /// logo printed inside the artwork, and a cover half under another: none is answered.
+    @Test func hardNegativesAreRefused() async throws {
+        let answered = try await BlockingWork.run { () -> [String] in
+            let library = try self.library()
+            return try self.cases().filter { $0.value.expected == nil }.sorted { $0.key < $1.key }.compactMap { name, item in
+                try self.decide(item.file, in: library).map { "\(name) → \($0)" }
+            }
+        }
+        #expect(answered.isEmpty, "answered: \(answered)")
+    }
+
+    static let acceptedClasses = [
+        "perspective", "rotation", "tungsten", "fluorescent", "vignette", "glare", "hand-shadow", "sticker",
+        "motion-blur", "jpeg40", "low-light", "clutter", "sleeve-wear", "combo-worn-dim",
+    ]
+}
