@@ -21,7 +21,8 @@ extern "C" {
 
 /// 2: the GStreamer table gained `bus_set_message_handler` and `message_source_uri` (bus messages
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
-/// differs (`occluded`, `content`, `max_occluded`, `max_content`).
+/// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
+/// camera's `pipeline_from_description` and `appsink_pull_rgb`.
 #define CRATE_PLUGIN_ABI_VERSION 3
 
 /// libCrateCoverCheck.so
