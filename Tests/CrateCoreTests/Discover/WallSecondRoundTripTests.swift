@@ -74,7 +74,7 @@ struct WallSecondRoundTripTests {
         items.allSatisfy { Int($0.releaseGroupID.rawValue.prefix(8), radix: 16) == namespace(of: $0.signal) }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theWallIsReadyBeforeTheSecondRoundTripAndItsPlacesAreFilledInPlace() async throws {
         let gate = Gate()
         let builder = try Self.builder(gate: gate, known: 4)
@@ -107,7 +107,7 @@ struct WallSecondRoundTripTests {
         #expect(WallBuilderTests.longestRun(finished.items) <= WallMath.forcedRun(finished.counts))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aFailedSecondRoundTripLeavesItsShareToTheOthers() async throws {
         let gate = Gate()
         let draft = try await Self.builder(gate: gate, known: 0).start(dial: .mixed, count: 60)
@@ -121,7 +121,7 @@ struct WallSecondRoundTripTests {
         #expect(finished.unavailable.first?.reason == UserMessage.text(for: ListenBrainzError.server(status: 503)))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSecondRoundTripThatNeverAnswersIsCutOffByTheWallsTimeLimit() async throws {
         let gate = Gate()  // never opened
         let clock = ManualClock()
@@ -134,7 +134,7 @@ struct WallSecondRoundTripTests {
         #expect(finished.unavailable.isEmpty, "it gave two albums")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aShortSecondAnswerFillsWhatItCanAndDislikesStayOut() async throws {
         let gate = Gate()
         let ns = Self.namespace(of: .recommendations)
@@ -149,7 +149,7 @@ struct WallSecondRoundTripTests {
         #expect(Set(finished.items.map(\.releaseGroupID)).count == 60)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theServiceStoresTheReadyWallThenFillsItInPlace() async throws {
         let gate = Gate()
         let database = try AppDatabase.inMemory()
