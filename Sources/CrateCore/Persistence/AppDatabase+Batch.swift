@@ -140,14 +140,20 @@ extension AppDatabase {
             }
             let entry = try Self.insertScan(of: album, method: method, confidence: confidence, at: date, candidates: candidates,
                                             lookup: lookup, in: db)
-            item.state = .done
-            item.scanID = entry.scan.id
-            item.error = nil
-            item.updatedAt = date
-            try item.update(db)
-            try db.execute(sql: "UPDATE batch_item SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [itemID])
+            try Self.finish(&item, scan: entry, at: date, in: db)
             return entry
         }
+    }
+
+    /// Marks a queue item done with its saved scan and ends any lease on it (in the caller's
+    /// transaction, with the scan's insert).
+    static func finish(_ item: inout BatchItem, scan entry: HistoryEntry, at date: Date, in db: Database) throws {
+        item.state = .done
+        item.scanID = entry.scan.id
+        item.error = nil
+        item.updatedAt = date
+        try item.update(db)
+        try db.execute(sql: "UPDATE batch_item SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [item.id])
     }
 
     /// Marks a pending item failed with a message for the user. A finished item, or one another

@@ -84,12 +84,7 @@ extension AppDatabase {
                 guard free else { throw BatchQueueError.claimedElsewhere(path: item.path) }
             }
             let entry = try Self.insertScan(of: album, method: .manual, confidence: nil, at: date, candidates: [], lookup: .settled, in: db)
-            item.state = .done
-            item.scanID = entry.scan.id
-            item.error = nil
-            item.updatedAt = date
-            try item.update(db)
-            try db.execute(sql: "UPDATE batch_item SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [itemID])
+            try Self.finish(&item, scan: entry, at: date, in: db)
             return entry
         }
     }
