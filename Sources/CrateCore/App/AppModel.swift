@@ -250,7 +250,7 @@ public final class AppModel {
     /// ones included (without a provider, a cover tier 0 did not know counts as not identified).
     public func retryAllUnscanned() async {
         let database = environment.database
-        guard let photos = try? await Task.detached(operation: { try database.unscannedPhotos(limit: 10_000) }).value else { return }
+        guard let photos = try? await Task.detached(operation: { try database.read(UnscannedPhotosRequest(limit: 10_000)) }).value else { return }
         await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
     }
 

@@ -23,7 +23,7 @@ public struct WallArtwork: Sendable {
     /// Fetches the art of every tile that has none yet; returns how many arrived.
     @discardableResult
     public func fetchMissing() async -> Int {
-        guard !database.isReadOnly, let wall = try? database.storedWall() else { return 0 }
+        guard !database.isReadOnly, let wall = try? database.read(StoredWallRequest()) else { return 0 }
         var seen = Set<MBID>()
         let wanted = wall.tiles.filter { $0.artworkStatus == .pending || $0.artworkStatus == .failed }
             .map(\.item).filter { seen.insert($0.releaseGroupID).inserted }

@@ -7,26 +7,6 @@ extension AppDatabase {
 
     // MARK: - The stored wall
 
-    /// The last wall, or nil when none was ever built.
-    public func storedWall() throws -> StoredWall? {
-        try reader.read { db in
-            guard let state = try Row.fetchOne(db, sql: "SELECT dial, builtAt, unavailable FROM wall_state WHERE id = 1") else { return nil }
-            let dial = CrateDialPosition(rawValue: state["dial"] as String) ?? .standard
-            let unavailableJSON: String = state["unavailable"]
-            let unavailable = (try? JSONDecoder().decode([WallUnavailable].self, from: Data(unavailableJSON.utf8))) ?? []
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM wall_item ORDER BY position")
-            let tiles = rows.compactMap(Self.tile(from:))
-            return StoredWall(dial: dial, builtAt: state["builtAt"], tiles: tiles, unavailable: unavailable)
-        }
-    }
-
-    /// The dial the user chose last (the default before any wall).
-    public func wallDial() throws -> CrateDialPosition {
-        try reader.read { db in
-            try String.fetchOne(db, sql: "SELECT dial FROM wall_state WHERE id = 1").flatMap(CrateDialPosition.init(rawValue:)) ?? .standard
-        }
-    }
-
     /// Remembers the dial without touching the tiles (the refresh that follows replaces them).
     public func setWallDial(_ dial: CrateDialPosition) throws {
         try checkWritable()
@@ -109,27 +89,7 @@ extension AppDatabase {
         }
     }
 
-    private static func tile(from row: Row) -> WallTile? {
-        guard let signal = WallSignal(rawValue: row["signal"] as String), let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
-        let item = WallItem(signal: signal, releaseGroupID: group, title: row["title"], artist: row["artist"],
-                            releaseID: MBID(validating: row["releaseId"] as String?), artURL: (row["artUrl"] as String?).flatMap(URL.init(string:)))
-        return WallTile(item: item, artworkPath: row["artworkPath"], artworkStatus: ArtworkStatus(rawValue: row["artworkStatus"] as String) ?? .pending)
-    }
-
     // MARK: - Favourites and dislikes
-
-    /// Every rated release group and its rating.
-    public func albumRatings() throws -> [MBID: AlbumRating] {
-        try reader.read { db in
-            var ratings: [MBID: AlbumRating] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, rating FROM album_rating") {
-                if let id = MBID(validating: row["releaseGroupId"] as String), let rating = AlbumRating(rawValue: row["rating"]) {
-                    ratings[id] = rating
-                }
-            }
-            return ratings
-        }
-    }
 
     /// Favourited albums, newest first.
     public func favouriteAlbums(limit: Int = 200) throws -> [RatedAlbum] {

@@ -15,13 +15,13 @@ struct FeedbackOutboxTests {
         let db = try AppDatabase.inMemory()
         let a = try Self.album(1)
         #expect(try db.rate(a, .favourite, feedback: false))
-        #expect(try db.albumRatings()[a.releaseGroupID] == .favourite)
+        #expect(try db.read(AlbumRatingsRequest())[a.releaseGroupID] == .favourite)
         #expect(try db.rate(a, .dislike, feedback: false))
-        #expect(try db.albumRatings() == [a.releaseGroupID: .dislike])
+        #expect(try db.read(AlbumRatingsRequest()) == [a.releaseGroupID: .dislike])
         #expect(try db.favouriteAlbums().isEmpty)
         #expect(try !db.rate(a, .dislike, feedback: false))  // no change
         #expect(try db.rate(a, nil, feedback: false))
-        #expect(try db.albumRatings().isEmpty)
+        #expect(try db.read(AlbumRatingsRequest()).isEmpty)
         #expect(try db.feedbackStatus() == FeedbackStatus())  // no token: nothing queued
     }
 
@@ -136,7 +136,7 @@ struct FeedbackOutboxTests {
         ], unavailable: [])
         let offline = ScriptedHTTPClient()  // every request fails: no network
         await WallArtwork(database: db, directory: temp.url, http: offline).fetchMissing()
-        let tiles = try #require(try db.storedWall()).tiles
+        let tiles = try #require(try db.read(StoredWallRequest())).tiles
         #expect(tiles[0].artworkStatus == .available && tiles[0].artworkPath == "thumb-1.jpg")
         #expect(tiles[1].artworkStatus == .failed)
         #expect(offline.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/caa/2-250.jpg"], "nothing fetched for the crate album")
@@ -150,15 +150,15 @@ struct FeedbackOutboxTests {
         }
         try db.saveWall(dial: .deepDig, items: items, unavailable: [WallUnavailable(signal: .recommendations, reason: "It had no albums to show.")])
         try db.setWallArtwork(releaseGroupID: items[3].releaseGroupID, status: .available, path: "wall-x-250.jpg")
-        let stored = try #require(try db.storedWall())
+        let stored = try #require(try db.read(StoredWallRequest()))
         #expect(stored.dial == .deepDig && stored.tiles.map(\.item) == items)
         #expect(stored.unavailable.map(\.signal) == [.recommendations])
         #expect(stored.tiles[3].artworkPath == "wall-x-250.jpg")
         // "More" appends after what is shown; a new wall replaces it but keeps cached art.
         try db.saveWall(dial: .deepDig, items: Array(items[3...4]), unavailable: [], append: true)
-        #expect(try db.storedWall()?.tiles.count == 62)
+        #expect(try db.read(StoredWallRequest())?.tiles.count == 62)
         try db.saveWall(dial: .mystery, items: Array(items[0...5]), unavailable: [])
-        let replaced = try #require(try db.storedWall())
+        let replaced = try #require(try db.read(StoredWallRequest()))
         #expect(replaced.tiles.count == 6 && replaced.dial == .mystery && replaced.tiles[3].artworkStatus == .available)
     }
 }

@@ -29,8 +29,8 @@ struct WallStoreTests {
         await store.setDial(.myCrate)
         #expect(store.state.value.dial == .myCrate)
         #expect(store.state.value.tiles.count == 60)
-        #expect(try world.database.storedWall()?.dial == .myCrate)
-        #expect(try world.database.wallDial() == .myCrate)
+        #expect(try world.database.read(StoredWallRequest())?.dial == .myCrate)
+        #expect(try world.database.read(WallDialRequest()) == .myCrate)
 
         await store.more()
         #expect(store.state.value.tiles.count == 120)

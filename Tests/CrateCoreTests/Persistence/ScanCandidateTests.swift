@@ -93,7 +93,7 @@ struct ScanCandidateTests {
         #expect(throws: CrateError.notFound("The scan to replace")) {
             try db.replaceScan(id: entry.scan.id! + 1, with: live)
         }
-        #expect(try db.history().map(\.album.title) == ["Rumours"])
+        #expect(try db.read(HistoryPageRequest()).map(\.album.title) == ["Rumours"])
         #expect(try db.counts().albums == 1)
     }
 
