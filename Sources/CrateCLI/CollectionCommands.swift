@@ -116,7 +116,7 @@ struct CollectionCommand: ParsableCommand {
     func run() throws {
         do {
             let database = try openEnvironment().database
-            let albums = try database.collectionAlbums(filter)
+            let albums = try database.read(CollectionAlbumsRequest(filter))
             let counts = try database.read(CollectionCountsRequest())
             if json {
                 struct AlbumOut: Encodable {

@@ -260,7 +260,7 @@ public final class AppModel {
     public func reconsideration(albumID: Int64) async -> (entry: HistoryEntry, candidates: [ScanCandidate])? {
         let database = environment.database
         return try? await Task.detached {
-            guard let album = try database.album(id: albumID), let scan = try database.scans(ofAlbum: albumID).first,
+            guard let album = try database.album(id: albumID), let scan = try database.read(AlbumScansRequest(albumID: albumID)).first,
                   let scanID = scan.id else { return nil }
             return (HistoryEntry(scan: scan, album: album), try database.candidates(forScan: scanID))
         }.value
@@ -275,7 +275,7 @@ public final class AppModel {
     /// The newest scan of an album (History shows it), nil when it has none.
     public func newestScanID(albumID: Int64) async -> Int64? {
         let database = environment.database
-        return try? await Task.detached { try database.scans(ofAlbum: albumID).first?.id }.value
+        return try? await Task.detached { try database.read(AlbumScansRequest(albumID: albumID)).first?.id }.value
     }
 
     /// The cover of a "Not this album?" candidate, for its thumbnail: the file already in the

@@ -54,7 +54,7 @@ public struct WallArtwork: Sendable {
             return true
         }
         // An album already in the crate has its cover in the cache: no download, offline too.
-        if let thumbnail = try? database.crateThumbnail(releaseGroupID: item.releaseGroupID),
+        if let thumbnail = try? database.read(CrateThumbnailRequest(releaseGroupID: item.releaseGroupID)),
            let url = ArtworkCache.url(forStoredPath: thumbnail, in: directory), FileManager.default.fileExists(atPath: url.path) {
             try? database.setWallArtwork(releaseGroupID: item.releaseGroupID, status: .available, path: thumbnail)
             return true

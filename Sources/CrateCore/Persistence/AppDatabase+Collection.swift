@@ -65,13 +65,6 @@ extension AppDatabase {
         _ = try setWanted(albumID: albumID) { _ in wantedAt }
     }
 
-    /// The crate's albums under `filter`, newest first.
-    public func collectionAlbums(_ filter: CollectionFilter, limit: Int = .max) throws -> [Album] {
-        try reader.read { db in
-            try Album.fetchAll(db, sql: "SELECT * FROM album WHERE \(Self.condition(filter)) ORDER BY id DESC LIMIT ?", arguments: [limit])
-        }
-    }
-
     /// The SQL condition on `album` for `filter` (literal: it takes no arguments).
     static func condition(_ filter: CollectionFilter) -> String {
         switch filter {

@@ -18,11 +18,11 @@ struct FeedbackOutboxTests {
         #expect(try db.read(AlbumRatingsRequest())[a.releaseGroupID] == .favourite)
         #expect(try db.rate(a, .dislike, feedback: false))
         #expect(try db.read(AlbumRatingsRequest()) == [a.releaseGroupID: .dislike])
-        #expect(try db.favouriteAlbums().isEmpty)
+        #expect(try db.read(FavouriteAlbumsRequest()).isEmpty)
         #expect(try !db.rate(a, .dislike, feedback: false))  // no change
         #expect(try db.rate(a, nil, feedback: false))
         #expect(try db.read(AlbumRatingsRequest()).isEmpty)
-        #expect(try db.feedbackStatus() == FeedbackStatus())  // no token: nothing queued
+        #expect(try db.read(FeedbackStatusRequest()) == FeedbackStatus())  // no token: nothing queued
     }
 
     @Test func onlyTheLatestUnsentWordOnAnAlbumIsSent() throws {
@@ -31,7 +31,7 @@ struct FeedbackOutboxTests {
         try db.rate(a, .favourite, feedback: true)
         try db.rate(a, .dislike, feedback: true)
         try db.rate(a, nil, feedback: true)
-        let status = try db.feedbackStatus()
+        let status = try db.read(FeedbackStatusRequest())
         #expect(status.pending == 1 && status.superseded == 2)
         let item = try #require(try db.claimFeedback())
         #expect(item.score == 0 && item.releaseGroupID == a.releaseGroupID)
@@ -72,12 +72,12 @@ struct FeedbackOutboxTests {
         // The first POST met two 503s (one automatic retry): album 1 waits for its retry time;
         // album 2 went through.
         #expect(firstPass.deferred + firstPass.sent == 2, "\(firstPass)")
-        #expect(try world.database.feedbackStatus().pending == firstPass.deferred)
+        #expect(try world.database.read(FeedbackStatusRequest()).pending == firstPass.deferred)
 
         // Due now: the retry sends only what was not accepted.
         try world.database.makeFeedbackDue()
         _ = await sender.run()
-        let status = try world.database.feedbackStatus()
+        let status = try world.database.read(FeedbackStatusRequest())
         #expect(status.pending == 0 && status.sent == 2)
         let counts = accepted.counts
         #expect(counts.count == 6)  // three recordings per album
@@ -107,7 +107,7 @@ struct FeedbackOutboxTests {
         _ = await FeedbackSender(database: db, listenBrainz: world.listenBrainz(), musicBrainz: world.musicBrainz()).run()
 
         #expect(Set(accepted.counts.keys) == Set(recordings[1...].map(\.rawValue)))
-        #expect(try db.feedbackStatus().sent == 1)
+        #expect(try db.read(FeedbackStatusRequest()).sent == 1)
         #expect(world.server.requests.filter { $0.path.hasPrefix("/ws/2") }.isEmpty)  // recordings were known
     }
 
@@ -117,7 +117,7 @@ struct FeedbackOutboxTests {
         try world.database.rate(try Self.album(1), .favourite, feedback: true)
         let summary = await FeedbackSender(database: world.database, listenBrainz: world.listenBrainz(token: nil), musicBrainz: nil).run()
         #expect(summary == FeedbackRunSummary())
-        #expect(try world.database.feedbackStatus().pending == 1)
+        #expect(try world.database.read(FeedbackStatusRequest()).pending == 1)
     }
 
     /// Wall tiles of albums already in the crate stayed grey although their covers were in the

@@ -53,7 +53,7 @@ struct WallDetailTests {
         #expect(try service.addToCrate(item, details: details) == id, "adding twice adds once")
         #expect(try service.addToCrate(item, details: nil) == id, "the release group is enough to know it")
 
-        let grid = try world.database.albums(sortedBy: .recentlyScanned)
+        let grid = try world.database.read(AllAlbumsRequest(sortedBy: .recentlyScanned))
         #expect(grid.count == 1 && grid.first?.scanCount == 0, "in the crate, without a photo scan")
         let stored = try #require(try world.database.album(id: id))
         #expect(stored.year == "1999" && stored.tracksStatus == .ok && stored.artworkStatus == .pending)
@@ -141,7 +141,7 @@ struct WallDetailTests {
         #expect(store.state.value.rating == nil)
         #expect(try world.database.read(AlbumRatingsRequest())[item.releaseGroupID] == nil)
         // Each change was queued for ListenBrainz (a token is set).
-        let outbox = try world.database.feedbackStatus()
+        let outbox = try world.database.read(FeedbackStatusRequest())
         #expect(outbox.pending + outbox.sent + outbox.failed + outbox.superseded == 3)
     }
 

@@ -67,7 +67,7 @@ struct WallStoreTests {
         await store.loadCached()
         #expect(store.state.value.ratings[tile.item.releaseGroupID] == .favourite)
         #expect(store.state.value.tiles.contains { $0.item.releaseGroupID == tile.item.releaseGroupID })
-        let status = try world.database.feedbackStatus()
+        let status = try world.database.read(FeedbackStatusRequest())
         #expect(status.pending + status.sent + status.superseded == 2)
     }
 }

@@ -34,7 +34,7 @@ struct AlbumPagesTests {
     func pagesMatchTheWholeOrder(sort: AlbumSort) throws {
         let db = try seeded(47)
         for reversed in [false, true] {
-            let whole = try db.albums(sortedBy: sort, reversed: reversed)
+            let whole = try db.read(AllAlbumsRequest(sortedBy: sort, reversed: reversed))
             let listing = try db.read(AlbumListingRequest(sortedBy: sort, reversed: reversed))
             #expect(listing.count == 47)
             #expect(listing.orderedIDs == nil || listing.orderedIDs == whole.map(\.id))
@@ -49,7 +49,7 @@ struct AlbumPagesTests {
         let db = try seeded(30)
         let listing = try db.read(AlbumListingRequest(sortedBy: .recentlyScanned, matching: "jazz"))
         #expect(listing.count == 15)
-        #expect(try pages(db, listing, size: 4).map(\.id) == db.albums(sortedBy: .recentlyScanned, matching: "jazz").map(\.id))
+        #expect(try pages(db, listing, size: 4).map(\.id) == db.read(AllAlbumsRequest(sortedBy: .recentlyScanned, matching: "jazz")).map(\.id))
         let none = try db.read(AlbumListingRequest(sortedBy: .artist, matching: ")))"))
         #expect(none.count == 0)
         #expect(try db.read(AlbumPageRequest(of: none, offset: 0, limit: 10)).isEmpty)

@@ -107,9 +107,9 @@ struct CollectionVerdictTests {
         try db.want(albumID: ids[1])
         try db.want(albumID: ids[2])
         #expect(try db.read(CollectionCountsRequest()) == CollectionCounts(seen: 5, owned: 2, wanted: 2))
-        #expect(try Set(db.collectionAlbums(.owned).compactMap(\.id)) == [ids[0], ids[1]])
-        #expect(try Set(db.collectionAlbums(.wanted).compactMap(\.id)) == [ids[1], ids[2]])
-        #expect(try db.collectionAlbums(.seen).count == 5)
+        #expect(try Set(db.read(CollectionAlbumsRequest(.owned)).compactMap(\.id)) == [ids[0], ids[1]])
+        #expect(try Set(db.read(CollectionAlbumsRequest(.wanted)).compactMap(\.id)) == [ids[1], ids[2]])
+        #expect(try db.read(CollectionAlbumsRequest(.seen)).count == 5)
     }
 
     @Test func anOwnedAlbumStaysWhenItsOnlyScanIsSwitchedAway() throws {

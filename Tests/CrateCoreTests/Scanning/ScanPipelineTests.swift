@@ -200,7 +200,7 @@ struct ScanPipelineTests {
         #expect(chosen.entry.scan.method == .manual)
         let history = try h.database.read(HistoryPageRequest())
         #expect(history.map(\.album.title) == ["Tusk"], "the wrong scan is gone, the chosen one saved")
-        #expect(try h.database.albums(sortedBy: .artist).map(\.album.title) == ["Tusk"], "the wrong album left the crate")
+        #expect(try h.database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title) == ["Tusk"], "the wrong album left the crate")
     }
 }
 
