@@ -191,6 +191,54 @@ static char *crate_message_source_uri(void *message) {
     return uri;
 }
 
+static void *crate_pipeline_from_description(const char *description, char **error_text) {
+    GError *error = NULL;
+    GstElement *pipeline = gst_parse_launch(description, &error);
+    if (error) {
+        if (error_text) *error_text = g_strdup(error->message);
+        g_error_free(error);
+        if (pipeline) gst_object_unref(pipeline);
+        return NULL;
+    }
+    return pipeline;
+}
+
+/// "try-pull-sample" is appsink's action signal: no link to libgstapp is needed.
+static uint8_t *crate_appsink_pull_rgb(void *pipeline, const char *sink_name, uint64_t timeout, int32_t *width, int32_t *height,
+                                       int32_t *stride) {
+    if (!GST_IS_BIN(pipeline)) return NULL;
+    GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), sink_name);
+    if (!sink) return NULL;
+    GstSample *sample = NULL;
+    g_signal_emit_by_name(sink, "try-pull-sample", (guint64)timeout, &sample);
+    gst_object_unref(sink);
+    if (!sample) return NULL;
+    uint8_t *copy = NULL;
+    GstCaps *caps = gst_sample_get_caps(sample);
+    GstBuffer *buffer = gst_sample_get_buffer(sample);
+    int w = 0, h = 0;
+    if (caps && buffer && gst_caps_get_size(caps) > 0) {
+        GstStructure *structure = gst_caps_get_structure(caps, 0);
+        gst_structure_get_int(structure, "width", &w);
+        gst_structure_get_int(structure, "height", &h);
+    }
+    GstMapInfo map;
+    if (w > 0 && h > 0 && w <= 8192 && h <= 8192 && gst_buffer_map(buffer, &map, GST_MAP_READ)) {
+        // GStreamer pads RGB rows to 4 bytes.
+        gsize row = ((gsize)w * 3 + 3) & ~(gsize)3;
+        if (map.size >= row * (gsize)h) {
+            copy = g_malloc(row * (gsize)h);
+            memcpy(copy, map.data, row * (gsize)h);
+            *width = w;
+            *height = h;
+            *stride = (int32_t)row;
+        }
+        gst_buffer_unmap(buffer, &map);
+    }
+    gst_sample_unref(sample);
+    return copy;
+}
+
 const crate_gstreamer_table *crate_gstreamer_plugin(void) {
     static const crate_gstreamer_table table = {
         .abi_version = CRATE_PLUGIN_ABI_VERSION,
@@ -224,6 +272,8 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .discover_album = crate_discover_album,
         .bus_set_message_handler = crate_bus_set_message_handler,
         .message_source_uri = crate_message_source_uri,
-    };
+        .pipeline_from_description = crate_pipeline_from_description,
+        .appsink_pull_rgb = crate_appsink_pull_rgb,
+};
     return &table;
 }

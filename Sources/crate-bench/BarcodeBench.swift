@@ -68,6 +68,8 @@ func benchBarcodes(_ directory: String, runs: Int, scanLines: Int, allSets: Bool
         if !misses.isEmpty { print("missed: " + misses.joined(separator: ", ")) }
     }
 
+    try benchAtScanScale(dir, photos: photos, scanLines: scanLines, gtin: gtin)
+
     // Time on 12 MP photos: one with a barcode found by the first pass, one found later, one without any.
     let reader = BarcodeReader(scanLines: scanLines)
     let big = photos.filter { $0.size == "12mp" }
@@ -113,5 +115,43 @@ private func runZbarimg(_ arguments: [String]) -> Double? {
         return t
     } catch {
         return nil
+    }
+}
+
+/// What the scan itself finds: the reader on the luma the photo preparation keeps, i.e. the
+/// DCT-scaled decode (a 12 MP photo at 1/2: 2000×1500; 1600×1200 at full size), per size, next to
+/// the full-size decode above; and the reader's time on that luma.
+private func benchAtScanScale(_ dir: URL, photos: [BarcodePhoto], scanLines: Int, gtin: (BarcodePhoto.Truth) -> String?) throws {
+    let reader = BarcodeReader(scanLines: scanLines), preparer = ImagePreparer()
+    var rows: [String: (barcodes: Int, full: Int, scan: Int, wrong: Int)] = [:]
+    var misses: [String] = []
+    var timeOn12MP: [String: [Double]] = [:]
+    for photo in photos {
+        let url = dir.appendingPathComponent(photo.file)
+        let prepared = try preparer.preparePhoto(at: url, keepingLuma: true)
+        let expected = Set(photo.barcodes.compactMap(gtin))
+        let allowed = expected.union((photo.covered ?? []).compactMap(gtin))
+        let atScan = Set(try reader.readings(prepared).compactMap { $0.barcode?.gtin13 })
+        let atFull = Set(try reader.readings(try BarcodeReader.decodePhoto(at: url)).compactMap { $0.barcode?.gtin13 })
+        var row = rows[photo.size] ?? (0, 0, 0, 0)
+        row.barcodes += expected.count
+        row.full += expected.intersection(atFull).count
+        row.scan += expected.intersection(atScan).count
+        row.wrong += atScan.subtracting(allowed).count
+        rows[photo.size] = row
+        if !expected.intersection(atFull).subtracting(atScan).isEmpty { misses.append("\(photo.file) (\(photo.class))") }
+        if photo.size == "12mp", ["clean", "none"].contains(photo.class) {
+            for _ in 0..<5 { timeOn12MP[photo.class, default: []].append(try milliseconds { _ = try reader.readings(prepared) }) }
+        }
+    }
+    print("\n### as the scan reads it: the preparation's kept luma (DCT-scaled decode) against the full-size decode\n")
+    print("| size | barcodes | found, full decode | found, scan's decode | wrong digits (scan) |")
+    print("|---|---|---|---|---|")
+    for (size, row) in rows.sorted(by: { $0.key < $1.key }) {
+        print("| \(size) | \(row.barcodes) | \(row.full) | \(row.scan) | \(row.wrong) |")
+    }
+    if !misses.isEmpty { print("found at full size only: " + misses.joined(separator: ", ")) }
+    for (kind, times) in timeOn12MP.sorted(by: { $0.key < $1.key }) {
+        print("reader on a 12 MP photo's kept luma (\(kind)): median \(msText(median(times)))")
     }
 }

@@ -12,6 +12,7 @@ import Foundation
 ///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
 ///   crate-bench barcodes DIR [--runs N] [--lines N] [--passes]  barcode found rate per class and time on 12 MP photos, next to zbarimg
+///   crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]  offline "do I own this?" by photo, photo barcode and typed barcode
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func median(_ values: [Double]) -> Double {
@@ -322,10 +323,25 @@ do {
             exit(64)
         }
         try benchBarcodes(directory, runs: runs, scanLines: scanLines, allSets: allSets)
+    case "verdict":
+        var runs = 9
+        var plain = "Tests/Fixtures/images/photos/cover-01-12mp.jpg"
+        var photo: String?
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--runs", let n = rest.popFirst().flatMap({ Int($0) }) { runs = n }
+            else if arg == "--plain", let path = rest.popFirst() { plain = path }
+            else { photo = arg }
+        }
+        guard let photo else {
+            print("usage: crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO] (a 12 MP photo from scripts/make-barcode-photos)")
+            exit(64)
+        }
+        try await benchVerdict(barcodePhoto: photo, plainPhoto: plain, runs: runs, fixtures: "Tests/Fixtures/images")
     case "player":
         try await benchPlayer(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes] | crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]")
         exit(64)
     }
 } catch let error as ImageError {

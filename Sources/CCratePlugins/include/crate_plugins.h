@@ -118,6 +118,14 @@ typedef struct {
     /// the message's source that has one (playbin's per-file uridecodebin), playbin itself
     /// excluded (its "uri" is the next file). NULL when there is none (a sink's message). free_string.
     char *(*message_source_uri)(void *message);
+    /// A pipeline from a gst-launch description (the camera preview), or NULL and an error text
+    /// (free_string).
+    void *(*pipeline_from_description)(const char *description, char **error_text);
+    /// The next RGB frame of the appsink named `sink_name` in `pipeline`, waiting at most
+    /// `timeout_ns`: a copy of its pixels (free_string), its size and its row stride; NULL when
+    /// none came.
+    uint8_t *(*appsink_pull_rgb)(void *pipeline, const char *sink_name, uint64_t timeout_ns, int32_t *width, int32_t *height,
+                                 int32_t *stride);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);

@@ -10,6 +10,12 @@ extension AppModel {
         return try await Task.detached { try await pipeline.pressings(ofAlbum: albumID) }.value
     }
 
+    /// "Tell Crate what it is": the MusicBrainz releases that fit what the user says.
+    public func candidates(for manual: ManualIdentification) async throws -> [ScanCandidate] {
+        let pipeline = self.pipeline
+        return try await Task.detached { try await pipeline.candidates(for: manual) }.value
+    }
+
     /// Switches the album to pressing `releaseID` (one transaction; the cover is fetched after).
     /// Returns the album that now stands for the release: another one's id when the crate had
     /// that release already and this album was merged into it — show that one.

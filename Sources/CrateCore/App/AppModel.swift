@@ -15,6 +15,11 @@ public final class AppModel {
     public let detail: AlbumDetailStore
     /// The crate pane's record: release facts, owned copies, wanted, a scan's verdict.
     public let record: RecordStore
+    /// "Tell Crate what it is": the form's MusicBrainz search.
+    public private(set) lazy var identify = IdentifyStore(candidates: { [weak self] manual in
+        guard let self else { throw CancellationError() }
+        return try await self.candidates(for: manual)
+    })
     /// "Not this pressing?" under the crate pane's record.
     public private(set) lazy var pressingsStore = PressingsStore(client: PressingsClient(
         list: { [weak self] albumID in

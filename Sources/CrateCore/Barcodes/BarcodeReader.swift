@@ -67,10 +67,7 @@ public struct BarcodeReader: Sendable {
     /// for a photo without one). Throws `.isbn` when all that was found is books' barcodes, and
     /// `.unavailable` when the plugin or ZBar is missing — never crashes.
     public func read(_ image: RGBImage) throws(BarcodeError) -> [Barcode] {
-        let readings = try readings(image)
-        let barcodes = readings.compactMap(\.barcode)
-        if barcodes.isEmpty, let refused = readings.first, case .failure(let problem) = refused.result { throw problem }
-        return barcodes
+        try Self.valid(try readings(image))
     }
 
     /// Decodes the photo file (JPEG or PNG, upright per its EXIF orientation) and reads it: for tools
@@ -86,10 +83,37 @@ public struct BarcodeReader: Sendable {
         return try ImagePreparer().decodeUpright(data)
     }
 
+    /// The valid record barcodes in a prepared photo, from the luma the preparation kept
+    /// (`preparePhoto(…, keepingLuma: true)`; the DCT-scaled decode, so no second decode), as
+    /// `read(_:)`. A photo prepared without it has none to read: nothing found.
+    public func read(_ photo: PreparedPhoto) throws(BarcodeError) -> [Barcode] {
+        guard let luma = photo.luma else { return [] }
+        return try Self.valid(try readings(luma))
+    }
+
+    /// Everything found in a prepared photo's kept luma (boxes in its stored, scaled pixels).
+    public func readings(_ photo: PreparedPhoto) throws(BarcodeError) -> [BarcodeReading] {
+        guard let luma = photo.luma else { return [] }
+        return try readings(luma)
+    }
+
+    private static func valid(_ readings: [BarcodeReading]) throws(BarcodeError) -> [Barcode] {
+        let barcodes = readings.compactMap(\.barcode)
+        if barcodes.isEmpty, let refused = readings.first, case .failure(let problem) = refused.result { throw problem }
+        return barcodes
+    }
+
     /// Everything found by the first pass that finds anything, refused barcodes included.
     public func readings(_ image: RGBImage) throws(BarcodeError) -> [BarcodeReading] {
         let table = try table()
-        let grey = GreyPlane(image)
+        return try readings(GreyPlane(image), table: table)
+    }
+
+    func readings(_ grey: GreyPlane) throws(BarcodeError) -> [BarcodeReading] {
+        try readings(grey, table: try table())
+    }
+
+    private func readings(_ grey: GreyPlane, table: UnsafePointer<crate_barcode_table>) throws(BarcodeError) -> [BarcodeReading] {
         var half: GreyPlane?
         let large = min(grey.width, grey.height) >= 2000
         for pass in passes {

@@ -11,6 +11,9 @@ public struct PreparedPhoto: Sendable {
     public let header: JPEGHeader
     /// The pixels of `visionJPEG` before encoding, for tier 0's verification (kept in memory only).
     public let visionImage: RGBImage
+    /// The luma of the whole decoded (DCT-scaled) photo, in stored orientation, when asked for
+    /// (`keepingLuma`): what the barcode reader scans, so the photo is not decoded twice.
+    let luma: GreyPlane?
 }
 
 /// Artwork files made from a downloaded cover.
@@ -43,13 +46,15 @@ public struct ImagePreparer: Sendable {
     }
 
     /// Reads and prepares a photo file.
-    public func preparePhoto(at url: URL, crop: NormalizedRect? = nil) throws -> PreparedPhoto {
-        try preparePhoto(Self.read(url), crop: crop)
+    public func preparePhoto(at url: URL, crop: NormalizedRect? = nil, keepingLuma: Bool = false) throws -> PreparedPhoto {
+        try preparePhoto(Self.read(url), crop: crop, keepingLuma: keepingLuma)
     }
 
     /// Prepares a photo: validate, decode with DCT scaling, crop a square (the centre, or the
-    /// largest centred square inside `crop`), resize, orient, encode, hash.
-    public func preparePhoto(_ data: Data, crop: NormalizedRect? = nil) throws -> PreparedPhoto {
+    /// largest centred square inside `crop`), resize, orient, encode, hash. `keepingLuma`: the
+    /// decoded photo's luma is kept too (for the barcode reader), written by the thread that
+    /// already computes each pixel's luma for the hashing table.
+    public func preparePhoto(_ data: Data, crop: NormalizedRect? = nil, keepingLuma: Bool = false) throws -> PreparedPhoto {
         _ = Self.allocatorTuned
         try Self.validate(data)
         let full = try JPEGCodec.probe(data)
@@ -81,43 +86,46 @@ public struct ImagePreparer: Sendable {
         let count = w * h * 3
         let tableCount = (w + 1) * (h + 1)
         let tableOnDecoder = integralOnDecoderThread
-        let sums = [UInt32](unsafeUninitializedCapacity: tableCount) { table, filled in
-            let sumsBase = table.baseAddress!
-            IntegralImage.startTable(sumsBase, width: w)
-            // The decoded photo itself is needed only while its rows go by.
-            _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                let source = UnsafePointer(buffer.baseAddress!)
-                let addToTable = { (rows: Range<Int>) in
-                    IntegralImage.addRows(rows, pixels: source, width: w, channels: 3, to: sumsBase)
-                }
-                let progress = RowProgress(onDecoderThread: tableOnDecoder ? addToTable : nil)
-                // Task 0 writes the buffer (and, on its own thread, the table); task 1 reads only
-                // rows RowProgress has published.
-                Parallel.perform(iterations: 2) { task in
-                    if task == 0 {
-                        do {
-                            try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
-                        } catch {
-                            decodeError = error
+        var sums: [UInt32] = []
+        let lumaPixels = try Self.withLumaBuffer(count: w * h, keep: keepingLuma) { luma in
+            sums = [UInt32](unsafeUninitializedCapacity: tableCount) { table, filled in
+                let sumsBase = table.baseAddress!
+                IntegralImage.startTable(sumsBase, width: w)
+                // The decoded photo itself is needed only while its rows go by.
+                _ = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    let source = UnsafePointer(buffer.baseAddress!)
+                    let addToTable = { (rows: Range<Int>) in
+                        IntegralImage.addRows(rows, pixels: source, width: w, channels: 3, to: sumsBase, luma: luma)
+                    }
+                    let progress = RowProgress(onDecoderThread: tableOnDecoder ? addToTable : nil)
+                    // Task 0 writes the buffer (and, on its own thread, the table); task 1 reads only
+                    // rows RowProgress has published.
+                    Parallel.perform(iterations: 2) { task in
+                        if task == 0 {
+                            do {
+                                try JPEGCodec.decode(data, header: header, fast: true, into: buffer, progress: progress)
+                            } catch {
+                                decodeError = error
+                            }
+                            return
                         }
-                        return
+                        var done = 0
+                        while done < h {
+                            guard let ready = progress.wait(beyond: done), ready > done else { break }
+                            if !tableOnDecoder { addToTable(done..<ready) }
+                            shrinker.add(done..<ready, pixels: source)
+                            plan.add(done..<ready, pixels: source)
+                            done = ready
+                        }
                     }
-                    var done = 0
-                    while done < h {
-                        guard let ready = progress.wait(beyond: done), ready > done else { break }
-                        if !tableOnDecoder { addToTable(done..<ready) }
-                        shrinker.add(done..<ready, pixels: source)
-                        plan.add(done..<ready, pixels: source)
-                        done = ready
-                    }
+                    if decodeError != nil { buffer.initialize(repeating: 0) }
+                    initialized = count
                 }
-                if decodeError != nil { buffer.initialize(repeating: 0) }
-                initialized = count
+                if decodeError != nil { table.initialize(repeating: 0) }  // Decoding failed; thrown below.
+                filled = tableCount
             }
-            if decodeError != nil { table.initialize(repeating: 0) }  // Decoding failed; thrown below.
-            filled = tableCount
+            if let decodeError { throw decodeError }
         }
-        if let decodeError { throw decodeError }
 
         // Phase 2: the vision JPEG, the cover's outline, and the crop search one scale at a time,
         // handed out to both cores as they free up (longest first).
@@ -161,7 +169,30 @@ public struct ImagePreparer: Sendable {
                                  cropSquares: squares)
         let encoded = try jpeg.get()
         guard let visionImage else { throw ImageError.encodingFailed("no vision image") }
-        return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage)
+        return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage,
+                             luma: lumaPixels.map { GreyPlane(width: w, height: h, pixels: $0) })
+    }
+
+    /// Runs `body` with an uninitialised `count`-byte buffer for the luma plane when `keep` (nil
+    /// otherwise), and returns the buffer. `body` throws only after it has stopped writing; the
+    /// buffer is then zeroed, as the other buffers of a failed decode.
+    private static func withLumaBuffer(count: Int, keep: Bool, _ body: (UnsafeMutablePointer<UInt8>?) throws -> Void) throws -> [UInt8]? {
+        guard keep else {
+            try body(nil)
+            return nil
+        }
+        var failure: Error?
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do {
+                try body(buffer.baseAddress!)
+            } catch {
+                buffer.initialize(repeating: 0)
+                failure = error
+            }
+            initialized = count
+        }
+        if let failure { throw failure }
+        return pixels
     }
 
     /// Decodes a photo upright at full size (tools, tests).

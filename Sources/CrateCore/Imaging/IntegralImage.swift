@@ -38,8 +38,10 @@ struct IntegralImage {
 
     /// Adds image rows `rows` (all rows before them already added) to a table being built, so
     /// it can grow while the image is still decoding.
+    /// `luma`: also writes each pixel's luma there (`width` bytes a row), computed anyway for the
+    /// sums (the barcode reader's plane, for free while the pixels are in cache).
     static func addRows(_ rows: Range<Int>, pixels p: UnsafePointer<UInt8>, width w: Int, channels c: Int,
-                        to s: UnsafeMutablePointer<UInt32>) {
+                        to s: UnsafeMutablePointer<UInt32>, luma: UnsafeMutablePointer<UInt8>? = nil) {
         let stride = w + 1
         for y in rows {
             let above = s + y * stride, here = s + (y + 1) * stride
@@ -47,13 +49,23 @@ struct IntegralImage {
             var rowSum: UInt32 = 0
             let src = p + y * w * c
             // The running row sum is serial; adding the row above is a separate, vectorised pass.
-            if c == 3 {
+            if c == 3, let luma {
+                let out = luma + y * w
+                for x in 0..<w {
+                    let i = 3 * x
+                    let value = (77 &* UInt32(src[i]) &+ 150 &* UInt32(src[i + 1]) &+ 29 &* UInt32(src[i + 2])) >> 8
+                    out[x] = UInt8(truncatingIfNeeded: value)
+                    rowSum &+= value
+                    here[x + 1] = rowSum
+                }
+            } else if c == 3 {
                 for x in 0..<w {
                     let i = 3 * x
                     rowSum &+= (77 &* UInt32(src[i]) &+ 150 &* UInt32(src[i + 1]) &+ 29 &* UInt32(src[i + 2])) >> 8
                     here[x + 1] = rowSum
                 }
             } else {
+                if let luma { (luma + y * w).initialize(from: src, count: w) }
                 for x in 0..<w {
                     rowSum &+= UInt32(src[x])
                     here[x + 1] = rowSum

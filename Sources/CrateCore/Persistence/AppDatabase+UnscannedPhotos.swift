@@ -48,3 +48,31 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// "Tell Crate what it is" for a photo History lists without a scan: saves the scan of
+    /// `album` (method manual) and finishes the photo's queue item in ONE transaction. A photo
+    /// some process is scanning right now, or one already scanned, is left alone
+    /// (`BatchQueueError`), with nothing saved.
+    @discardableResult
+    public func saveManualScan(of album: Album, forUnscannedPhoto itemID: Int64, at date: Date = Date()) throws -> HistoryEntry {
+        try checkWritable()
+        return try guardedWrite { db in
+            guard var item = try BatchItem.fetchOne(db, key: itemID) else { throw CrateError.notFound("The photo") }
+            guard item.state != .done else { throw BatchQueueError.notPending(path: item.path) }
+            if item.state == .pending {
+                let free = try Bool.fetchOne(db, sql: "SELECT \(Self.leaseIsFree) FROM batch_item WHERE id = ?",
+                                             arguments: [date.timeIntervalSince1970, itemID]) ?? false
+                guard free else { throw BatchQueueError.claimedElsewhere(path: item.path) }
+            }
+            let entry = try Self.insertScan(of: album, method: .manual, confidence: nil, at: date, candidates: [], lookup: .settled, in: db)
+            item.state = .done
+            item.scanID = entry.scan.id
+            item.error = nil
+            item.updatedAt = date
+            try item.update(db)
+            try db.execute(sql: "UPDATE batch_item SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [itemID])
+            return entry
+        }
+    }
+}

@@ -5,11 +5,16 @@ public protocol BatchScanning: Sendable {
     func scan(file: URL, batchItem: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
     func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    func identify(as album: Album, unscannedPhoto: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }
 
 extension BatchScanning {
     /// Scanners that know no barcodes (test stand-ins) find nothing.
     public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw ScanFailure.notIdentified
+    }
+
+    public func identify(as album: Album, unscannedPhoto: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         throw ScanFailure.notIdentified
     }
 }

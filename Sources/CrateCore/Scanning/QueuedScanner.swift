@@ -52,6 +52,11 @@ public final class QueuedScanner: AlbumScanner {
         try await scanner.choose(candidate, replacing: scanID, events: events)
     }
 
+    /// Named by the user: straight to the pipeline (which finishes the photo's queue item).
+    public func identify(as album: Album, unscannedPhoto: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        try await scanner.identify(as: album, unscannedPhoto: unscannedPhoto, events: events)
+    }
+
     /// A barcode is not a file to keep safe: it goes straight to the pipeline.
     public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         try await scanner.scan(barcode: barcode, events: events)

@@ -95,11 +95,17 @@ public protocol AlbumScanner: Sendable {
     func choose(_ candidate: Album, replacing scanID: Int64, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
     /// A typed or USB-scanned barcode: the crate first, then MusicBrainz (no photo, nothing paid).
     func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
+    /// "Tell Crate what it is": saves `album` as a scan (of `unscannedPhoto`, when given).
+    func identify(as album: Album, unscannedPhoto: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult
 }
 
 extension AlbumScanner {
     /// Scanners that know no barcodes (test stand-ins) find nothing.
     public func scan(barcode: Barcode, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+        throw ScanFailure.notIdentified
+    }
+
+    public func identify(as album: Album, unscannedPhoto: Int64?, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         throw ScanFailure.notIdentified
     }
 }

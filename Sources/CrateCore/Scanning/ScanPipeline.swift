@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 
-/// The live scan: prepare the photo, try tier 0, else the vision provider and MusicBrainz; save
-/// the scan; then fetch artwork, track list and review side by side (docs/ARCHITECTURE.md, "Data flow of a scan").
+/// The live scan: prepare the photo (keeping its luma for the barcode reader), try a barcode the
+/// crate knows, then tier 0, then the photo's barcodes on MusicBrainz, else the vision provider
+/// and MusicBrainz; save the scan; then fetch artwork, track list and review side by side
+/// (docs/ARCHITECTURE.md, "Data flow of a scan").
 ///
 /// Partial success beats total failure: once the album is known it is saved, and artwork, tracks
 /// and review each fail on their own.
@@ -34,22 +36,25 @@ public final class ScanPipeline: AlbumScanner {
 
     let database: AppDatabase
     let services: Services
-    private let preparer: ImagePreparer
+    let preparer: ImagePreparer
     private let matcher: LocalMatcher
     private let verifier: CoverVerifier
-    private let hashes: CoverHashIndex
-    private let artworkCache: ArtworkCache
+    let hashes: CoverHashIndex
+    let artworkCache: ArtworkCache
+    /// Reads the barcodes in every photo scanned; nil: photos are not searched for barcodes.
+    let barcodeReader: BarcodeReader?
     /// Discogs look-ups started by scans and not yet finished (see `discogsLinksSettled()`).
     private let discogsLookups = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
                 preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .shortlist,
-                verifier: CoverVerifier = .standard) {
+                verifier: CoverVerifier = .standard, barcodeReader: BarcodeReader? = BarcodeReader()) {
         self.database = database
         self.services = services
         self.preparer = preparer
         self.matcher = matcher
         self.verifier = verifier
+        self.barcodeReader = barcodeReader
         self.hashes = hashes ?? CoverHashIndex(database: database)
         self.artworkCache = ArtworkCache(paths: paths)
     }
@@ -64,22 +69,33 @@ public final class ScanPipeline: AlbumScanner {
         // A library that cannot save (read-only, newer, damaged) says so before anything is paid for.
         try database.checkWritable()
         let photo: PreparedPhoto
-        let preparer = self.preparer
+        let preparer = self.preparer, keepLuma = barcodeReader != nil
         do {
-            photo = try await BlockingWork.run { try preparer.preparePhoto(at: file) }
+            photo = try await BlockingWork.run { try preparer.preparePhoto(at: file, keepingLuma: keepLuma) }
         } catch let error as ImageError {
             throw ScanFailure.badImage(error.message)
         }
         try Task.checkCancellation()
 
+        // A barcode names the exact release: one the crate has answers offline, before tier 0.
+        let barcodes = await barcodes(in: photo)
+        if let entry = try saveCrateAlbum(withBarcodeIn: barcodes, batchItem: batchItem) {
+            events(.identified(entry.album))
+            return withRecord(try await finishKnownAlbum(entry, events: events))
+        }
         if let (album, match) = try await tierZero(photo) {
             let confidence = 1 - Double(match.distance) / 256
             let entry = try save(album, method: .localMatch, confidence: confidence, batchItem: batchItem)
             events(.identified(entry.album))
             return withRecord(try await finishKnownAlbum(entry, events: events))
         }
+        // Then MusicBrainz, free, before the paid vision call.
+        let search = try await scanOnMusicBrainz(barcodes, batchItem: batchItem, events: events)
+        if case .found(let result) = search { return result }
 
         guard let identifier = services.identifier else {
+            // A barcode MusicBrainz could not be asked about: the photo waits (offline) like any.
+            if case .couldNotSearch(let error) = search { throw error }
             recordNotFound(.local)
             throw ScanFailure.notIdentified
         }
@@ -270,7 +286,7 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
-    private func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,
+    func save(_ album: Album, method: IdentificationMethod, confidence: Double?, batchItem: Int64?,
                       candidates: [ScanCandidate] = [], lookup: SearchOutcome = .settled) throws -> HistoryEntry {
         let lookup = lookup.forSaving
         guard let batchItem else {
@@ -281,7 +297,7 @@ public final class ScanPipeline: AlbumScanner {
     }
 
     /// How the scan's MusicBrainz search went.
-    private enum SearchOutcome {
+    enum SearchOutcome {
         case settled
         /// The search failed; the reason is counted against the album's tries.
         case pending(String)
@@ -350,7 +366,7 @@ public final class ScanPipeline: AlbumScanner {
         }
     }
 
-    private static func album(from candidate: ReleaseCandidate, answer: VisionAnswer?) -> Album {
+    static func album(from candidate: ReleaseCandidate, answer: VisionAnswer?) -> Album {
         Album(
             musicBrainzReleaseID: candidate.releaseID.rawValue,
             musicBrainzReleaseGroupID: candidate.releaseGroupID?.rawValue,
@@ -363,7 +379,7 @@ public final class ScanPipeline: AlbumScanner {
 
     /// A tier-0 match usually has its artwork and tracks, and only the review may be missing;
     /// whatever a kill or an outage left pending is fetched now (docs/reliability.md #20).
-    private func finishKnownAlbum(_ entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
+    func finishKnownAlbum(_ entry: HistoryEntry, events: @escaping @Sendable (ScanEvent) -> Void) async throws -> ScanResult {
         let album = entry.album
         let needsTracks = album.tracksStatus == .pending
         let needsArtwork = album.artworkStatus != .available
@@ -466,87 +482,6 @@ public final class ScanPipeline: AlbumScanner {
         } catch {
             Log.error("review failed: \(error.localizedDescription)")
             return (nil, ReviewFailureText.message(for: error))
-        }
-    }
-
-    /// The Cover Art Archive has no art for the release (404): the album's own files may carry
-    /// some — a cover image in their folder or a picture embedded in them (`MusicLocalArt`, the
-    /// same checks and decoder as downloaded art) — when the music folder index matches the album
-    /// to exactly one album on disk. Stored like downloaded art (under the release id). False
-    /// when there is none usable (a damaged image is skipped): the album keeps the placeholder.
-    private func storeLocalArtwork(for album: Album, albumID: Int64, releaseID: MBID) async throws -> Bool {
-        let database = self.database, preparer = self.preparer
-        let prepared: PreparedArtwork? = try await BlockingWork.run {
-            let files: [MusicFile]
-            do {
-                files = try database.readableMusicFiles()
-            } catch {
-                Log.error("artwork: could not read the music folder index: \(UserMessage.text(for: error))")
-                return nil
-            }
-            guard !files.isEmpty, case .matched(let disk, _) = AlbumMatcher(files: files).match(album) else { return nil }
-            return MusicLocalArt.prepared(for: disk, preparer: preparer)
-        }
-        guard let prepared else { return false }
-        let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
-        try database.saveCoverHash(prepared.hash, forAlbum: albumID)
-        await hashes.add(prepared.hash, albumID: albumID)
-        try database.setArtwork(albumID: albumID, status: .available, artworkPath: artworkCache.storedPath(for: files.artwork),
-                                thumbnailPath: files.thumbnail.map(artworkCache.storedPath(for:)))
-        return true
-    }
-
-    func fetchArtwork(for album: Album) async -> DetailsOutcome {
-        guard let albumID = album.id else { return .skipped }
-        guard let coverArt = services.coverArt else { return .skipped }
-        guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
-            try? database.setArtwork(albumID: albumID, status: .unavailable)
-            return .done
-        }
-        do {
-            let groupID = album.musicBrainzReleaseGroupID.flatMap(MBID.init(validating:))
-            switch try await coverArt.frontCover(release: releaseID, releaseGroup: groupID) {
-            case .unavailable:
-                if try await storeLocalArtwork(for: album, albumID: albumID, releaseID: releaseID) { break }
-                try database.setArtwork(albumID: albumID, status: .unavailable)
-            case .image(let image):
-                let preparer = self.preparer
-                let prepared = try await BlockingWork.run { try preparer.prepareArtwork(image.data) }
-                let files = try await artworkCache.store(prepared.large, thumbnail: prepared.thumbnail, for: releaseID)
-                try database.saveCoverHash(prepared.hash, forAlbum: albumID)
-                await hashes.add(prepared.hash, albumID: albumID)
-                try database.setArtwork(albumID: albumID, status: .available, artworkPath: artworkCache.storedPath(for: files.artwork),
-                                        thumbnailPath: files.thumbnail.map(artworkCache.storedPath(for:)))
-            }
-            return .done
-        } catch CoverArtError.mustWait {
-            // Not the album's fault: it stays as it was for a later run, no try counted.
-            return .mustWait
-        } catch {
-            // Marked failed (not unavailable) so a later scan or the repair pass fetches it again.
-            Log.error("artwork for \(releaseID.rawValue) failed: \(error.localizedDescription)")
-            try? database.recordArtworkFailure(albumID: albumID, message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
-            return .failed
-        }
-    }
-
-    private func fetchTracks(for album: Album) async -> DetailsOutcome {
-        guard let albumID = album.id, let musicBrainz = services.musicBrainz else { return .skipped }
-        guard let releaseID = album.musicBrainzReleaseID.flatMap(MBID.init(validating:)) else {
-            try? database.settleTrackListWithoutRelease(albumID: albumID)
-            return .done
-        }
-        do {
-            let details = try await musicBrainz.release(releaseID)
-            try database.saveReleaseDetails(albumID: albumID, details: details)
-            return .done
-        } catch MusicBrainzError.mustWait {
-            return .mustWait
-        } catch {
-            // Still pending (retried by the next run) until its tries are used up (docs/reliability.md #20).
-            Log.error("track list for \(releaseID.rawValue) failed: \(error.localizedDescription)")
-            _ = try? database.recordTrackListFailure(albumID: albumID, message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
-            return .failed
         }
     }
 }

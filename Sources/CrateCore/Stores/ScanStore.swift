@@ -102,6 +102,8 @@ public final class ScanStore {
         case choose(Album, replacing: ScanResult)
         /// A typed or USB-scanned barcode.
         case barcode(Barcode)
+        /// "Tell Crate what it is": the album the user chose (for a photo History lists, if any).
+        case identify(Album, unscannedPhoto: Int64?)
     }
 
     private var scanner: AlbumScanner
@@ -140,6 +142,12 @@ public final class ScanStore {
     /// Looks up a typed or scanned barcode, after whatever is queued (its failure names no file).
     public func scan(barcode: Barcode) {
         pending.append(.barcode(barcode))
+        startWorker()
+    }
+
+    /// Saves the album the user said a record is, after whatever is queued.
+    public func identify(as album: Album, unscannedPhoto: Int64?) {
+        pending.append(.identify(album, unscannedPhoto: unscannedPhoto))
         startWorker()
     }
 
@@ -213,7 +221,7 @@ public final class ScanStore {
                 $0.phase = .identifying
                 $0.message = Self.identifyingMessage
             }
-        case .choose(let candidate, _):
+        case .choose(let candidate, _), .identify(let candidate, _):
             file = nil
             state.update {
                 $0.file = nil
@@ -250,6 +258,8 @@ public final class ScanStore {
                 return try await scanner.choose(candidate, replacing: replaced.entry.id, events: report)
             case .barcode(let barcode):
                 return try await scanner.scan(barcode: barcode, events: report)
+            case .identify(let album, let photo):
+                return try await scanner.identify(as: album, unscannedPhoto: photo, events: report)
             }
         }
         current = task

@@ -7,6 +7,7 @@ enum Actions {
         ("win.scan", ["<Control>o"]),
         ("win.paste", ["<Control>v"]),
         ("win.scan-barcode", ["<Control>b"]),
+        ("win.camera", ["<Control><Shift>c"]),
         ("win.show-history", ["<Control>h"]),
         ("win.show-cds", ["<Control>d"]),
         ("win.show-diagnostics", ["<Control><Shift>d"]),

@@ -330,7 +330,8 @@ final class CratePageController {
                  .init(label: L10n.tr("_Open Album"), action: "win.album-open", target: .id(summary.id)),
                  .init(label: L10n.tr("Show in _History"), action: "win.album-history", target: .id(summary.id)),
                  .init(label: L10n.tr("Show _Artist"), action: "win.album-artist", target: .id(summary.id))],
-                [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(summary.id))],
+                [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(summary.id)),
+                 .init(label: L10n.tr("_Tell Crate What It Is…"), action: "win.album-identify", target: .id(summary.id))],
                 links,
                 [.init(label: L10n.tr("_Remove from Crate"), action: "win.album-remove", target: .id(summary.id))],
             ], on: widget, at: point, name: "album \(summary.id)")

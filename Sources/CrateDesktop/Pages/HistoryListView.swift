@@ -23,6 +23,8 @@ final class HistoryListView {
     /// A failed row's Retry and Remove.
     var onRetry: ((UnscannedPhoto) -> Void)?
     var onRemove: ((UnscannedPhoto) -> Void)?
+    /// A failed row's "Tell Crate what it is".
+    var onIdentify: ((UnscannedPhoto) -> Void)?
     /// The selected position changed (test events).
     var onSelectionChanged: ((Int?) -> Void)?
     /// A scan was activated (double click, Enter): its album opens.
@@ -59,7 +61,8 @@ final class HistoryListView {
                   let cString = gtk_string_object_get_string(crate_string_object(object)) else { return }
             let key = String(cString: cString)
             if key.hasPrefix("u"), let id = Int64(key.dropFirst()), let photo = self.unscannedByID[id] {
-                row.show(photo, onRetry: { [weak self] in self?.onRetry?(photo) }, onRemove: { [weak self] in self?.onRemove?(photo) })
+                row.show(photo, onRetry: { [weak self] in self?.onRetry?(photo) }, onRemove: { [weak self] in self?.onRemove?(photo) },
+                         onIdentify: { [weak self] in self?.onIdentify?(photo) })
                 row.setDayHeading(nil)
             } else if let id = Int64(key), let entry = self.entriesByID[id] {
                 row.show(entry)

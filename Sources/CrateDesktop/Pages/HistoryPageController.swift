@@ -41,6 +41,7 @@ final class HistoryPageController {
             guard let model else { return }
             Task { await model.retry(unscannedPhotoIDs: [photo.id]) }
         }
+        list.onIdentify = { [weak self] photo in self?.host?.scanning?.tellCrate(photo: photo) }
         list.onRemove = { [weak history] photo in
             guard let history else { return }
             Task { await history.remove(unscannedPhotoID: photo.id) }
@@ -54,7 +55,8 @@ final class HistoryPageController {
             ContextMenu.present([
                 [.init(label: L10n.tr("_Open Album"), action: "win.album-open", target: .id(albumID)),
                  .init(label: L10n.tr("_Play Album"), action: "win.album-play", target: .id(albumID))],
-                [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(albumID))],
+                [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(albumID)),
+                 .init(label: L10n.tr("_Tell Crate What It Is…"), action: "win.album-identify", target: .id(albumID))],
                 [.init(label: L10n.tr("_Copy Artist – Title"), action: "win.copy-text", target: .text("\(entry.album.artist) – \(entry.album.title)"))]
                     + (entry.album.musicBrainzPage.map { [ContextMenu.Item(label: L10n.tr("Open in _MusicBrainz"), action: "win.open-uri", target: .text($0.absoluteString))] } ?? []),
                 [.init(label: L10n.tr("_Delete Scan"), action: "win.scan-delete", target: .id(entry.id))],

@@ -60,6 +60,22 @@ extension WindowTestHooks {
             paneAlbum = state.album?.id
             reportFilters()
         }.store(in: &tokens)
+        window.scanning?.onIdentifyDialog = { dialog in
+            TestEvents.note("identify-dialog open")
+            GSignal.connect(dialog.widget, "destroy") { TestEvents.note("identify-dialog closed") }
+            dialog.results.onShown = { [weak dialog] rows in
+                guard let dialog else { return }
+                for (index, row) in rows.enumerated() { TestEvents.reportPoint("identify-row-\(index)", of: row, in: dialog.widget) }
+            }
+        }
+        model.identify.state.subscribe(initial: false) { state in
+            switch state.phase {
+            case .idle: TestEvents.note("identify idle")
+            case .searching: TestEvents.note("identify searching")
+            case .found(let candidates): TestEvents.note("identify found \(candidates.count)")
+            case .failed(let message): TestEvents.note("identify failed \(message)")
+            }
+        }.store(in: &tokens)
         let bar = window.barcodeBar
         GObjectScope.of(bar.widget).connect(bar.widget, "notify::search-mode-enabled") { [weak bar] (_: UnsafeMutableRawPointer?) in
             guard let bar else { return }

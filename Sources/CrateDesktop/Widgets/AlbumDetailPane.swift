@@ -110,8 +110,10 @@ final class AlbumDetailPane {
         gtk_widget_set_visible(messageLabel, 0)
         gtk_widget_set_visible(record.widget, 0)
         pressings.setAvailable(false)
-        for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, actions.widget, record.widget, pressings.widget, discogs.widget, messageLabel,
-                      candidates.widget, switcher, playbackNote, simulatedLabel, stack] {
+        // "Not this album?" right under the title: after a scan, whether it is the right album
+        // comes before what the crate knows about it (and the rows stay in view).
+        for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, candidates.widget, actions.widget, record.widget,
+                      pressings.widget, discogs.widget, messageLabel, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!

@@ -38,6 +38,11 @@ final class CandidateList {
         }
     }
 
+    /// The expander's title ("Not this album?" unless told otherwise).
+    func setTitle(_ title: String) {
+        gtk_expander_set_label(OpaquePointer(widget), title)
+    }
+
     /// Shows the runners-up `store` offers and sends a pick back to it; redraws only when they
     /// change, so hiding the list (another album selected) lasts until the next scan.
     func bind(to store: ScanStore) -> ObservationToken {

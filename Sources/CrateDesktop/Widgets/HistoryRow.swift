@@ -20,6 +20,9 @@ final class HistoryRow {
     private var boundPath: String?
     private var onRetry: (() -> Void)?
     private var onRemove: (() -> Void)?
+    private var onIdentify: (() -> Void)?
+    /// The queue item of the photo shown (for the test events' name of its button).
+    private var photoID: Int64?
     /// The scan shown (nil for a photo without a scan): what its context menu acts on.
     private(set) var entry: HistoryEntry?
 
@@ -72,16 +75,25 @@ final class HistoryRow {
         gtk_widget_set_size_request(problemIcon, 48, 48)
         gtk_widget_add_css_class(problemIcon, "history-problem-icon")
         retryButton = gtk_button_new_with_mnemonic(L10n.tr("_Retry"))!
+        let identify = gtk_button_new_from_icon_name("document-edit-symbolic")!
+        Gtk.setTooltip(identify, L10n.tr("Tell Crate what it is"))
+        Gtk.setAccessibleLabel(identify, L10n.tr("Tell Crate what it is"))
         let remove = gtk_button_new_from_icon_name("user-trash-symbolic")!
         Gtk.setTooltip(remove, L10n.tr("Remove this photo from History"))
         Gtk.setAccessibleLabel(remove, L10n.tr("Remove"))
         actions = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
         gtk_widget_set_valign(actions, GTK_ALIGN_CENTER)
         Gtk.append(actions, retryButton)
+        Gtk.append(actions, identify)
         Gtk.append(actions, remove)
         let scope = GObjectScope.of(widget)
         scope.connect(retryButton, "clicked") { [weak self] in self?.onRetry?() }
         scope.connect(remove, "clicked") { [weak self] in self?.onRemove?() }
+        scope.connect(identify, "clicked") { [weak self] in self?.onIdentify?() }
+        scope.connect(identify, "map") { [weak self] in
+            guard WidgetEvents.isObserved, let id = self?.photoID, let root = gtk_widget_get_root(identify) else { return }
+            WidgetEvents.place("history-identify-\(id)", of: identify, in: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
+        }
         Gtk.append(row, thumbnailFrame)
         Gtk.append(row, problemIcon)
         Gtk.append(row, text)
@@ -91,12 +103,14 @@ final class HistoryRow {
     }
 
     /// A photo without a scan: its name, why, and what to do.
-    func show(_ photo: UnscannedPhoto, onRetry: @escaping () -> Void, onRemove: @escaping () -> Void) {
+    func show(_ photo: UnscannedPhoto, onRetry: @escaping () -> Void, onRemove: @escaping () -> Void, onIdentify: @escaping () -> Void) {
         entry = nil
         setProblem(true)
         boundPath = nil
         self.onRetry = onRetry
         self.onRemove = onRemove
+        self.onIdentify = onIdentify
+        photoID = photo.id
         Gtk.setText(titleLabel, photo.name)
         // The status leads the reason, both wrapped in full: a reason cut to "This fil…" (and
         // a name to "not-…") at 360 px told nobody anything.
@@ -137,6 +151,7 @@ final class HistoryRow {
         if !problem {
             onRetry = nil
             onRemove = nil
+            onIdentify = nil
             Gtk.setTooltip(artistLabel, nil)
         }
     }

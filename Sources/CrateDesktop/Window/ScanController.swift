@@ -38,11 +38,57 @@ final class ScanController {
         Actions.add(to: host.widget, "cancel-scan") { [weak store] in store?.cancel() }
         DropHandler.install(on: host.widget, window: host)
         Actions.add(to: host.widget, "scan-barcode") { [weak host] in host?.barcodeBar.open() }
+        Actions.add(to: host.widget, "camera") { [weak self] in self?.openCamera() }
         host.barcodeBar.onLookUp = { [weak self] text in self?.lookUp(barcode: text) }
         host.barcodeBar.onClosed = { [weak host] in host?.crate.focus() }
         host.keys.onDigit = { [weak self] digit in self?.startBarcode(typing: digit) ?? false }
+        Actions.addID(to: host.widget, "album-identify") { [weak self] id in self?.tellCrate(albumID: id) }
         showBudgetNotice()
     }
+
+    /// The webcam's preview; the frame taken is scanned like a pasted image.
+    func openCamera() {
+        guard let host else { return }
+        let camera = CameraWindow()
+        camera.onTake = { [weak self] texture in self?.receive(texture: texture) }
+        camera.present(over: host.widget)
+    }
+
+    /// "Tell Crate what it is" for a photo History lists without a scan: the chosen release is
+    /// saved as that photo's scan (it leaves History's list).
+    func tellCrate(photo: UnscannedPhoto) {
+        openIdentify(subject: L10n.tr("“%@”", photo.name)) { [weak store] album in store?.identify(as: album, unscannedPhoto: photo.id) }
+    }
+
+    /// "Tell Crate what it is" for an album the scan got wrong: the chosen release replaces the
+    /// album in its newest scan, as "Not this album?" does.
+    func tellCrate(albumID: Int64) {
+        Task { [weak self, model] in
+            guard let album = await model.album(id: albumID) else { return }
+            guard let (entry, _) = await model.reconsideration(albumID: albumID) else {
+                self?.host?.toasts.show(L10n.tr("This album was not scanned: there is no scan to correct"), seconds: 4)
+                return
+            }
+            self?.openIdentify(subject: L10n.tr("the record scanned as “%@”", album.title), artist: album.artist) { [weak self] chosen in
+                self?.store.choose(chosen, replacing: entry)
+            }
+        }
+    }
+
+    private func openIdentify(subject: String, artist: String = "", save: @escaping (Album) -> Void) {
+        guard let host else { return }
+        let dialog = IdentifyDialog(store: model.identify, subject: subject, artist: artist) { [weak model] album in
+            await model?.candidateCover(for: album)
+        }
+        dialog.onChoose = { [weak dialog] album in
+            save(album)
+            dialog?.close()
+        }
+        onIdentifyDialog?(dialog)
+        dialog.present(over: host.widget)
+    }
+    /// Called when a "Tell Crate what it is" dialog opens (test events).
+    var onIdentifyDialog: ((IdentifyDialog) -> Void)?
 
     /// A digit typed on the crate page with no entry focused (a USB barcode scanner starting, or
     /// someone typing a barcode) opens the barcode bar and lands in it. Elsewhere digits keep
