@@ -51,7 +51,7 @@ struct OwnCommand: ParsableCommand {
     func run() throws {
         try Collection.withAlbum(albumID) { database, album in
             let copy = try database.own(albumID: album.id ?? -1, format: format, releaseID: release.flatMap { MBID(validating: $0)?.rawValue }, note: note)
-            let count = try database.collectionState(albumID: album.id ?? -1).copies.count
+            let count = try database.read(CollectionStateRequest(albumID: album.id ?? -1)).copies.count
             Terminal.say("Owned: \(Collection.name(album))\(copy.format.map { " on \(Terminal.field($0))" } ?? "") (copy \(copy.id ?? 0); \(count) in all).")
         }
     }
@@ -116,8 +116,8 @@ struct CollectionCommand: ParsableCommand {
     func run() throws {
         do {
             let database = try openEnvironment().database
-            let albums = try database.collectionAlbums(filter)
-            let counts = try database.collectionCounts()
+            let albums = try database.read(CollectionAlbumsRequest(filter))
+            let counts = try database.read(CollectionCountsRequest())
             if json {
                 struct AlbumOut: Encodable {
                     let id: Int64?
@@ -135,7 +135,7 @@ struct CollectionCommand: ParsableCommand {
                 }
                 var out: [AlbumOut] = []
                 for album in albums {
-                    let state = try database.collectionState(albumID: album.id ?? -1)
+                    let state = try database.read(CollectionStateRequest(albumID: album.id ?? -1))
                     out.append(AlbumOut(id: album.id, title: album.title, artist: album.artist, year: album.year, label: album.label,
                                         musicbrainz_release_id: album.musicBrainzReleaseID, musicbrainz_release_group_id: album.musicBrainzReleaseGroupID,
                                         owned: state.isOwned, wanted: state.isWanted, copies: state.copies.map { CopyJSON(copy: $0) },
@@ -149,7 +149,7 @@ struct CollectionCommand: ParsableCommand {
             }
             Terminal.say("Seen \(counts.seen) · Owned \(counts.owned) · Wanted \(counts.wanted)")
             for album in albums {
-                let state = try database.collectionState(albumID: album.id ?? -1)
+                let state = try database.read(CollectionStateRequest(albumID: album.id ?? -1))
                 var marks: [String] = []
                 if state.isOwned { marks.append(state.copies.count == 1 ? "owned" : "owned ×\(state.copies.count)") }
                 if state.isWanted { marks.append("wanted") }

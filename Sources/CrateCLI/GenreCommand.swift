@@ -35,7 +35,7 @@ struct GenreCommand: AsyncParsableCommand {
             // The name is checked before anything is opened: a typo answers at once.
             let scope = try GenreScope(taxonomy: try GenreTaxonomy.load(), genre: name, subcategories: subcategories)
             let environment = try openEnvironment()
-            let position = try dial ?? environment.database.wallDial()
+            let position = try dial ?? environment.database.read(WallDialRequest())
             let feed = try await environment.services().genreFeed(scope, dial: position, count: count)
             print(try GenreFeedJSON.render(feed, asJSON: json))
             if feed.items.isEmpty {

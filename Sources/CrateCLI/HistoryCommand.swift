@@ -21,7 +21,7 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let entries: [HistoryEntry]
         do {
-            entries = try openDatabase(paths: CratePaths()).history(limit: limit)
+            entries = try openDatabase(paths: CratePaths()).read(HistoryPageRequest(limit: limit))
         } catch {
             throw fail(error)
         }

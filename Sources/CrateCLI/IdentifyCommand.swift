@@ -106,6 +106,6 @@ struct IdentifyCommand: AsyncParsableCommand {
     private func unscannedPhoto(at path: String, in database: AppDatabase) throws -> Int64? {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path) else { throw CrateError.notFound(path) }
-        return try database.unscannedPhotos().first { URL(fileURLWithPath: $0.path).standardizedFileURL == url }?.id
+        return try database.read(UnscannedPhotosRequest()).first { URL(fileURLWithPath: $0.path).standardizedFileURL == url }?.id
     }
 }

@@ -36,11 +36,11 @@ enum Rating {
     static func resolve(_ text: String, in database: AppDatabase) throws -> RatedAlbum {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let id = Int64(trimmed), id >= 1 {
-            guard let found = try database.ratedAlbum(albumID: id) else { throw WallError.unknownAlbum(trimmed) }
+            guard let found = try database.read(RatedCrateAlbumRequest(albumID: id)) else { throw WallError.unknownAlbum(trimmed) }
             guard let rated = found.rated else { throw WallError.albumWithoutReleaseGroup(found.album.title) }
             return rated
         }
-        guard let group = MBID(validating: trimmed), let rated = try database.ratedAlbum(releaseGroupID: group) else {
+        guard let group = MBID(validating: trimmed), let rated = try database.read(RatedAlbumRequest(releaseGroupID: group)) else {
             throw WallError.unknownAlbum(Terminal.field(String(trimmed.prefix(80))))
         }
         return rated
@@ -93,7 +93,7 @@ struct FeedbackCommand: AsyncParsableCommand {
             let token: Bool
             do {
                 let environment = try openEnvironment()
-                status = try environment.database.feedbackStatus()
+                status = try environment.database.read(FeedbackStatusRequest())
                 token = environment.keys.listenBrainzToken().token != nil
             } catch {
                 throw fail(error)

@@ -48,7 +48,7 @@ struct WallCommand: AsyncParsableCommand {
             throw fail(error)
         }
         if cached {
-            guard let stored = try? database.storedWall() else {
+            guard let stored = try? database.read(StoredWallRequest()) else {
                 Terminal.warn("No wall has been built yet. Run `crate wall` to build one.")
                 throw ExitCode(1)
             }
@@ -57,10 +57,10 @@ struct WallCommand: AsyncParsableCommand {
         }
         do {
             let service = try environment.services().wallService()
-            let position = try dial ?? database.wallDial()
+            let position = try dial ?? database.read(WallDialRequest())
             if database.isReadOnly, dial != nil { throw CrateError.databaseReadOnly }
             let built = try await service.refresh(dial: position, count: count)
-            if built.items.isEmpty, let stored = try database.storedWall(), !stored.tiles.isEmpty {
+            if built.items.isEmpty, let stored = try database.read(StoredWallRequest()), !stored.tiles.isEmpty {
                 // Offline or every service down: the last wall stays.
                 Terminal.warn("No source could be reached, so this is the last wall that was built.")
                 for missing in built.unavailable { Terminal.warn("\(missing.signal.title): \(missing.reason)") }

@@ -94,7 +94,7 @@ func benchArtist(runs: Int, count: Int) async throws {
     let database = try AppDatabase.open(paths: paths)
     let id = try MBID(artistID)
     var shown = 0
-    let inProcess = try (0..<runs).map { _ in try milliseconds { shown = try database.artistCatalogue(id)?.sections.reduce(0) { $0 + $1.entries.count } ?? 0 } }
+    let inProcess = try (0..<runs).map { _ in try milliseconds { shown = try database.read(ArtistCatalogueRequest(id))?.sections.reduce(0) { $0 + $1.entries.count } ?? 0 } }
 
     // The window: an album pane's artist link to the artist page's model ready (the store finds
     // the artist by the album's release group in the cache and reads the catalogue).

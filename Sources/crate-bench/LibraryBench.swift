@@ -8,16 +8,16 @@ func benchLibrary(dataDirectory: String, runs: Int) throws {
     let url = URL(fileURLWithPath: dataDirectory)
     let database = try AppDatabase.open(paths: CratePaths(dataDirectory: url, cacheDirectory: url, configDirectory: url, stateDirectory: url))
     var albumCount = 0
-    let whole = try (0..<runs).map { _ in try milliseconds { albumCount = try database.albums(sortedBy: .recentlyScanned).count } }
+    let whole = try (0..<runs).map { _ in try milliseconds { albumCount = try database.read(AllAlbumsRequest(sortedBy: .recentlyScanned)).count } }
     let grid = try (0..<runs).map { _ in
-        try milliseconds { _ = try database.albumPage(of: database.albumListing(sortedBy: .recentlyScanned), offset: 0, limit: LibraryStore.firstPageSize) }
+        try milliseconds { _ = try database.read(AlbumPageRequest(of: database.read(AlbumListingRequest(sortedBy: .recentlyScanned)), offset: 0, limit: LibraryStore.firstPageSize)) }
     }
     let byArtist = try (0..<runs).map { _ in
-        try milliseconds { _ = try database.albumPage(of: database.albumListing(sortedBy: .artist), offset: 0, limit: LibraryStore.firstPageSize) }
+        try milliseconds { _ = try database.read(AlbumPageRequest(of: database.read(AlbumListingRequest(sortedBy: .artist)), offset: 0, limit: LibraryStore.firstPageSize)) }
     }
-    let firstPage = try (0..<runs).map { _ in try milliseconds { _ = try database.history(limit: 200) } }
-    let middle = try database.history(limit: 1, offset: max(0, try database.counts().scans / 2)).first?.scan
-    let deepPage = try (0..<runs).map { _ in try milliseconds { _ = try database.history(limit: 200, after: middle) } }
+    let firstPage = try (0..<runs).map { _ in try milliseconds { _ = try database.read(HistoryPageRequest(limit: 200)) } }
+    let middle = try database.read(HistoryPageRequest(limit: 1, offset: max(0, try database.counts().scans / 2))).first?.scan
+    let deepPage = try (0..<runs).map { _ in try milliseconds { _ = try database.read(HistoryPageRequest(limit: 200, after: middle)) } }
     print(String(format: "library: %d albums; grid listing + first page %.2f ms (by artist %.1f ms; every album read, as before, %.1f ms); history first page %.2f ms; page half-way down %.2f ms (medians of %d)",
                  albumCount, median(grid), median(byArtist), median(whole), median(firstPage), median(deepPage), runs))
 }

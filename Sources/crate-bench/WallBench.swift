@@ -40,8 +40,8 @@ func benchWall(runs: Int, latency: TimeInterval) async throws {
     for _ in 0..<runs {
         inProcess.append(try milliseconds {
             let database = try AppDatabase.open(paths: paths)
-            let wall = try database.storedWall()
-            _ = try database.albumRatings()
+            let wall = try database.read(StoredWallRequest())
+            _ = try database.read(AlbumRatingsRequest())
             var bytes = 0
             for tile in wall?.tiles ?? [] {
                 if let url = ArtworkCache.url(forStoredPath: tile.artworkPath, in: paths.artworkDirectory) { bytes += (try Data(contentsOf: url)).count }

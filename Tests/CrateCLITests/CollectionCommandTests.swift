@@ -27,7 +27,7 @@ struct CollectionCommandTests {
 
         #expect(try await cli.run(["unown", "\(id)"]).status == 0)
         #expect(try await cli.run(["unwant", "\(id)"]).status == 0)
-        #expect(try database.collectionCounts() == CollectionCounts(seen: 1, owned: 0, wanted: 0))
+        #expect(try database.read(CollectionCountsRequest()) == CollectionCounts(seen: 1, owned: 0, wanted: 0))
     }
 
     @Test func badInputIsAClearErrorAndChangesNothing() async throws {
@@ -45,7 +45,7 @@ struct CollectionCommandTests {
         #expect(isbn.status == 1 && isbn.stderr.contains("ISBN"))
         let checkDigit = try await cli.run(["scan", "--barcode", "075992731310"])
         #expect(checkDigit.status == 1 && checkDigit.stderr.contains("last digit should be 7"))
-        #expect(try database.collectionCounts() == CollectionCounts(seen: 1, owned: 0, wanted: 0))
+        #expect(try database.read(CollectionCountsRequest()) == CollectionCounts(seen: 1, owned: 0, wanted: 0))
         #expect(try database.counts().scans == 1)
     }
 }

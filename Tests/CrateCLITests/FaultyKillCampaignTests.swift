@@ -68,7 +68,7 @@ struct FaultyKillCampaignTests {
         let run = try await cli.run(["batch", "run", "--json"], extraEnvironment: ScanEndToEndTests.environment(fixture.server))
         let repair = try await cli.run(["repair"], extraEnvironment: ScanEndToEndTests.environment(fixture.server))
         let database = try AppDatabase.open(paths: paths)
-        let albums = try database.albums(sortedBy: .artist).map(\.album)
+        let albums = try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album)
         var half: [String] = []
         for album in albums {
             let tracks = try database.tracks(forAlbum: try #require(album.id)).count

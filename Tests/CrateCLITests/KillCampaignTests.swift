@@ -85,7 +85,7 @@ struct KillCampaignTests {
         let after = try await cli.run(["batch", "run", "--json"], extraEnvironment: ScanEndToEndTests.environment(fixture.server))
         let repairSeconds = Date().timeIntervalSince(repairStart)
         let database = try AppDatabase.open(paths: paths)
-        let albums = try database.albums(sortedBy: .artist).map(\.album)
+        let albums = try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album)
         var complete = 0
         var incomplete: [String] = []
         for album in albums {

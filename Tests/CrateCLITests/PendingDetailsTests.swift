@@ -52,7 +52,7 @@ struct PendingDetailsTests {
 
     static func albumID(_ cli: CLIRunner) throws -> Int64 {
         let database = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
-        let album = try #require(try database.albums(sortedBy: .recentlyScanned).first?.album)
+        let album = try #require(try database.read(AllAlbumsRequest(sortedBy: .recentlyScanned)).first?.album)
         return try #require(album.id)
     }
 
@@ -160,7 +160,7 @@ struct PendingDetailsTests {
         }
         #expect(killed, "the run must still be waiting for details when it is killed")
         let database = try AppDatabase.open(paths: paths)
-        let album = try #require(try database.albums(sortedBy: .recentlyScanned).first?.album)
+        let album = try #require(try database.read(AllAlbumsRequest(sortedBy: .recentlyScanned)).first?.album)
         #expect(album.artworkStatus == .pending)
 
         health.recover()

@@ -49,7 +49,7 @@ struct PressingCommandTests {
         let database = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
         #expect(try database.album(id: albumID)?.musicBrainzReleaseID == F.cd)
         #expect(try database.tracks(forAlbum: albumID).count == F.cdTracks.count)
-        #expect(try database.collectionState(albumID: albumID).copies.count == 1)
+        #expect(try database.read(CollectionStateRequest(albumID: albumID)).copies.count == 1)
     }
 
     @Test func badInputIsRefusedAndChangesNothing() async throws {

@@ -101,9 +101,9 @@ struct WallCommandTests {
         #expect(try await cli.run(["favorite", victims[0]], extraEnvironment: env).status == 0)
         let paths = CratePaths(environment: cli.environment)
         let db = try AppDatabase.open(paths: paths)
-        #expect(try db.albumRatings()[try MBID(victims[0])] == .favourite)
+        #expect(try db.read(AlbumRatingsRequest())[try MBID(victims[0])] == .favourite)
         #expect(try await cli.run(["unrate", victims[0]], extraEnvironment: env).status == 0)
-        #expect(try db.albumRatings()[try MBID(victims[0])] == nil)
+        #expect(try db.read(AlbumRatingsRequest())[try MBID(victims[0])] == nil)
         let status = try await cli.run(["feedback", "status", "--json"], extraEnvironment: env)
         #expect(status.stdout.contains(#""pending" : 0"#) && status.stdout.contains(#""token_set" : false"#))
 

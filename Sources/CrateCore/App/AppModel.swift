@@ -255,7 +255,7 @@ public final class AppModel {
     /// ones included (without a provider, a cover tier 0 did not know counts as not identified).
     public func retryAllUnscanned() async {
         let database = environment.database
-        guard let photos = try? await Task.detached(operation: { try database.unscannedPhotos(limit: 10_000) }).value else { return }
+        guard let photos = try? await Task.detached(operation: { try database.read(UnscannedPhotosRequest(limit: 10_000)) }).value else { return }
         await retry(unscannedPhotoIDs: photos.reversed().map(\.id))
     }
 
@@ -265,7 +265,7 @@ public final class AppModel {
     public func reconsideration(albumID: Int64) async -> (entry: HistoryEntry, candidates: [ScanCandidate])? {
         let database = environment.database
         return try? await Task.detached {
-            guard let album = try database.album(id: albumID), let scan = try database.scans(ofAlbum: albumID).first,
+            guard let album = try database.album(id: albumID), let scan = try database.read(AlbumScansRequest(albumID: albumID)).first,
                   let scanID = scan.id else { return nil }
             return (HistoryEntry(scan: scan, album: album), try database.candidates(forScan: scanID))
         }.value
@@ -280,7 +280,7 @@ public final class AppModel {
     /// The newest scan of an album (History shows it), nil when it has none.
     public func newestScanID(albumID: Int64) async -> Int64? {
         let database = environment.database
-        return try? await Task.detached { try database.scans(ofAlbum: albumID).first?.id }.value
+        return try? await Task.detached { try database.read(AlbumScansRequest(albumID: albumID)).first?.id }.value
     }
 
     /// The cover of a "Not this album?" candidate, for its thumbnail: the file already in the

@@ -44,13 +44,13 @@ public final class ArtistCatalogueService: Sendable {
     public func cachedArtist(name: String, releaseGroup: MBID?) throws -> ArtistCandidate? {
         let key = MusicText.fold(name)
         if let releaseGroup {
-            let listing = try database.cachedArtists(releaseGroup: releaseGroup, name: nil)
+            let listing = try database.read(CachedArtistsRequest(releaseGroup: releaseGroup, name: nil))
             let named = listing.filter { MusicText.fold($0.name) == key }
             if named.count == 1 { return named[0] }
             if named.isEmpty, listing.count == 1 { return listing[0] }
             if !listing.isEmpty { return nil }
         }
-        let named = try database.cachedArtists(releaseGroup: nil, name: name)
+        let named = try database.read(CachedArtistsRequest(releaseGroup: nil, name: name))
         return named.count == 1 ? named[0] : nil
     }
 
@@ -67,7 +67,7 @@ public final class ArtistCatalogueService: Sendable {
 
     /// The cached catalogue, without any request.
     public func cached(_ artistID: MBID) throws -> ArtistCatalogue? {
-        try database.artistCatalogue(artistID)
+        try database.read(ArtistCatalogueRequest(artistID))
     }
 
     /// The artist's catalogue: from the cache when it is complete (and `refresh` is false),
@@ -76,7 +76,7 @@ public final class ArtistCatalogueService: Sendable {
     ///
     /// Throws the MusicBrainz error that stopped a fetch; the pages before it stay saved.
     public func catalogue(_ artistID: MBID, name: String? = nil, disambiguation: String? = nil, refresh: Bool = false) async throws -> ArtistCatalogue {
-        if !refresh, let cached = try database.artistCatalogue(artistID), cached.isComplete {
+        if !refresh, let cached = try database.read(ArtistCatalogueRequest(artistID)), cached.isComplete {
             return cached
         }
         guard let client else { throw ArtistCatalogueError.notCached }
@@ -108,7 +108,7 @@ public final class ArtistCatalogueService: Sendable {
             if page.received == 0 || next >= page.total { break }
         }
         try database.finishCatalogueFetch(artistID: artistID, runStartedAt: progress.runStartedAt, at: now())
-        guard let saved = try database.artistCatalogue(artistID) else { throw ArtistCatalogueError.notCached }
+        guard let saved = try database.read(ArtistCatalogueRequest(artistID)) else { throw ArtistCatalogueError.notCached }
         return saved
     }
 

@@ -25,7 +25,7 @@ public struct FavouriteArtistAlbums: Sendable {
     /// Whether there is any favourite to start from (a local read, no request).
     public func hasFavourites() async -> Bool {
         let database = self.database
-        return ((try? await Task.detached { try database.favouriteArtists(limit: 1) }.value) ?? []).isEmpty == false
+        return ((try? await Task.detached { try database.read(FavouriteArtistsRequest(limit: 1)) }.value) ?? []).isEmpty == false
     }
 
     /// Up to `count` albums (release groups of primary type album, no live or compilation),
@@ -33,7 +33,7 @@ public struct FavouriteArtistAlbums: Sendable {
     /// disliked albums are left out by the wall; the seeds' own albums are not searched.
     public func albums(count: Int) async throws -> [WallItem] {
         let database = self.database
-        var favourites = try await Task.detached { try database.favouriteArtists(limit: Self.favouritesUsed) }.value
+        var favourites = try await Task.detached { try database.read(FavouriteArtistsRequest(limit: Self.favouritesUsed)) }.value
         guard !favourites.isEmpty else { return [] }
         let unknown = favourites.filter { $0.artists == nil }.map(\.releaseGroup)
         if !unknown.isEmpty {

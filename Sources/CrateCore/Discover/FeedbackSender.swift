@@ -96,7 +96,7 @@ public struct FeedbackSender: Sendable {
     /// The album's recordings: the library's track list when it has one, else MusicBrainz (one
     /// request: a release lookup, or the group's first official release with its recordings).
     private func recordings(of item: FeedbackItem) async throws -> [MBID] {
-        let local = try database.crateRecordings(releaseGroupID: item.releaseGroupID)
+        let local = try database.read(CrateRecordingsRequest(releaseGroupID: item.releaseGroupID))
         if !local.isEmpty { return local }
         guard let musicBrainz else { throw FeedbackError.noRecordings }
         if let release = item.releaseID {

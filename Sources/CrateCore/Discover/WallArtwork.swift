@@ -23,7 +23,7 @@ public struct WallArtwork: Sendable {
     /// Fetches the art of every tile that has none yet; returns how many arrived.
     @discardableResult
     public func fetchMissing() async -> Int {
-        guard !database.isReadOnly, let wall = try? database.storedWall() else { return 0 }
+        guard !database.isReadOnly, let wall = try? database.read(StoredWallRequest()) else { return 0 }
         var seen = Set<MBID>()
         let wanted = wall.tiles.filter { $0.artworkStatus == .pending || $0.artworkStatus == .failed }
             .map(\.item).filter { seen.insert($0.releaseGroupID).inserted }
@@ -54,7 +54,7 @@ public struct WallArtwork: Sendable {
             return true
         }
         // An album already in the crate has its cover in the cache: no download, offline too.
-        if let thumbnail = try? database.crateThumbnail(releaseGroupID: item.releaseGroupID),
+        if let thumbnail = try? database.read(CrateThumbnailRequest(releaseGroupID: item.releaseGroupID)),
            let url = ArtworkCache.url(forStoredPath: thumbnail, in: directory), FileManager.default.fileExists(atPath: url.path) {
             try? database.setWallArtwork(releaseGroupID: item.releaseGroupID, status: .available, path: thumbnail)
             return true

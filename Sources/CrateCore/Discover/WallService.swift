@@ -47,7 +47,7 @@ public struct WallService: Sendable {
             wall = await draft.complete()
             waiting = false
         }
-        if Self.keepsStoredWall(built: wall, wanted: count, stored: try database.storedWall()) {
+        if Self.keepsStoredWall(built: wall, wanted: count, stored: try database.read(StoredWallRequest())) {
             // Offline (the crate alone answered): a thin wall would replace a full one.
             wall.items = []
         }
@@ -76,7 +76,7 @@ public struct WallService: Sendable {
 
     /// `count` more tiles for the stored wall's dial, none of them already shown; appended.
     public func more(count: Int = pageSize) async throws -> BuiltWall {
-        let stored = try database.storedWall() ?? StoredWall(dial: try database.wallDial())
+        let stored = try database.read(StoredWallRequest()) ?? StoredWall(dial: try database.read(WallDialRequest()))
         let shown = Set(stored.tiles.map(\.item.releaseGroupID))
         let page = max(1, stored.tiles.count / max(1, count))
         // "More" is asked for by scrolling: it waits for every source's whole answer.
@@ -128,7 +128,7 @@ public struct WallService: Sendable {
     }
 
     private func dislikes() throws -> Set<MBID> {
-        Set(try database.albumRatings().filter { $0.value == .dislike }.map(\.key))
+        Set(try database.read(AlbumRatingsRequest()).filter { $0.value == .dislike }.map(\.key))
     }
 }
 

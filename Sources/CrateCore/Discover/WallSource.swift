@@ -98,7 +98,7 @@ public struct ListeningHistorySource: WallSource {
             if failure == nil, case .failure(let error) = recentResult { failure = error }
         }
         let database = self.database
-        let local = try await Task.detached { try database.crateAlbumsForWall(limit: wanted + 50) }.value
+        let local = try await Task.detached { try database.read(CrateAlbumsForWallRequest(limit: wanted + 50)) }.value
             .map { item -> WallItem in
                 var item = item
                 item.artURL = CoverArtURL.thumbnail(base: coverArt, releaseGroup: item.releaseGroupID, caaRelease: nil, caaID: nil)
@@ -185,7 +185,7 @@ public struct RecommendationsSource: WallSource {
         let recordings = try await listenBrainz.recommendedRecordings(count: min(1000, wanted * 2))
         guard !recordings.isEmpty else { return WallSourceAnswer(items: []) }
         let database = self.database
-        let known = (try? await Task.detached { try database?.cachedRecordingAlbums(recordings) ?? [:] }.value) ?? [:]
+        let known = (try? await Task.detached { try database?.read(CachedRecordingAlbumsRequest(recordings)) ?? [:] }.value) ?? [:]
         let missing = recordings.filter { known[$0] == nil }
         let signal = self.signal, coverArt = self.coverArt
         @Sendable func items(_ map: [MBID: ListenBrainzReleaseGroup]) -> [WallItem] {

@@ -87,7 +87,7 @@ extension AppServices {
 
     /// A genre feed for the scope, without the user's dislikes.
     public func genreFeed(_ scope: GenreScope, dial: CrateDialPosition, count: Int = WallService.pageSize, builder: GenreFeedBuilder? = nil) async throws -> GenreFeed {
-        let disliked = Set(try environment.database.albumRatings().filter { $0.value == .dislike }.map(\.key))
+        let disliked = Set(try environment.database.read(AlbumRatingsRequest()).filter { $0.value == .dislike }.map(\.key))
         return await (try builder ?? genreFeedBuilder()).build(scope, dial: dial, count: count, disliked: disliked)
     }
 }

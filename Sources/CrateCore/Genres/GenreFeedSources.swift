@@ -105,7 +105,7 @@ public struct SeedExpansionSource: GenreFeedSource {
 
     public func albums(_ scope: GenreScope, _ request: WallSourceRequest) async throws -> [WallItem] {
         let database = self.database
-        let favourites = try await Task.detached { try database.favouriteAlbums(limit: GenreSearcher.filterBatch) }.value
+        let favourites = try await Task.detached { try database.read(FavouriteAlbumsRequest(limit: GenreSearcher.filterBatch)) }.value
         guard !favourites.isEmpty else { return [] }
         let seeds = try await searcher.musicBrainz.searchReleaseGroups(
             lucene: GenreQuery.filter(groups: favourites.map(\.releaseGroupID), tags: scope.filterTags), limit: 100).groups

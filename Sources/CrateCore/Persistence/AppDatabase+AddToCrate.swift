@@ -2,13 +2,6 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// The crate album of a release group (nil when the group is not in the crate).
-    public func crateAlbumID(releaseGroupID: MBID) throws -> Int64? {
-        try reader.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE mbReleaseGroupId = ? ORDER BY id LIMIT 1", arguments: [releaseGroupID.rawValue])
-        }
-    }
-
     /// "Add to Crate" from the wall: the album goes into the crate without a photo scan, in one
     /// transaction with its tracks when they are known. An album already in the crate (same
     /// release, or same release group) is reused, so adding twice adds once. The art is left

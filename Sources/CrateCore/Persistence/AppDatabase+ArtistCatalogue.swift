@@ -17,42 +17,6 @@ extension AppDatabase {
         public var runStartedAt: Date
     }
 
-    /// The cached catalogue, complete or not; nil if this artist was never fetched.
-    public func artistCatalogue(_ artistID: MBID) throws -> ArtistCatalogue? {
-        try reader.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM artist_catalogue WHERE artistId = ?", arguments: [artistID.rawValue]) else {
-                return nil
-            }
-            let groups = try Row.fetchAll(db, sql: "SELECT * FROM artist_release_group WHERE artistId = ?", arguments: [artistID.rawValue])
-                .compactMap(Self.releaseGroup)
-            let fetchedAt: Double? = row["fetchedAt"]
-            return ArtistCatalogue(artistID: artistID, name: row["name"], disambiguation: row["disambiguation"], releaseGroups: groups,
-                                   total: row["total"], isComplete: row["complete"], fetchedAt: fetchedAt.map(Date.init(timeIntervalSince1970:)))
-        }
-    }
-
-    /// Cached artists whose catalogue lists this release group, or (without one) whose name is
-    /// `name` exactly as stored: how an album's artist is found again without a search, offline.
-    public func cachedArtists(releaseGroup: MBID?, name: String?) throws -> [ArtistCandidate] {
-        try reader.read { db in
-            let rows: [Row]
-            if let releaseGroup {
-                rows = try Row.fetchAll(db, sql: """
-                    SELECT c.artistId, c.name, c.disambiguation FROM artist_catalogue c
-                    JOIN artist_release_group g ON g.artistId = c.artistId WHERE g.id = ? ORDER BY c.artistId
-                    """, arguments: [releaseGroup.rawValue])
-            } else if let name {
-                rows = try Row.fetchAll(db, sql: "SELECT artistId, name, disambiguation FROM artist_catalogue WHERE name = ? ORDER BY artistId", arguments: [name])
-            } else {
-                rows = []
-            }
-            return rows.compactMap { row in
-                guard let id = MBID(validating: row["artistId"] as String?), let name: String = row["name"] else { return nil }
-                return ArtistCandidate(id: id, name: name, disambiguation: row["disambiguation"], score: 100)
-            }
-        }
-    }
-
     public func catalogueProgress(_ artistID: MBID) throws -> CatalogueProgress? {
         try reader.read { db in
             try Row.fetchOne(db, sql: "SELECT total, nextOffset, complete, runStartedAt FROM artist_catalogue WHERE artistId = ?",
@@ -120,13 +84,5 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE artist_catalogue SET name = ?, disambiguation = COALESCE(?, disambiguation) WHERE artistId = ?",
                            arguments: [name, disambiguation, artistID.rawValue])
         }
-    }
-
-    private static func releaseGroup(_ row: Row) -> ReleaseGroupEntry? {
-        guard let id = MBID(validating: row["id"]) else { return nil }
-        let secondaryText: String = row["secondaryTypes"] ?? "[]"
-        let secondary = (try? JSONDecoder().decode([String].self, from: Data(secondaryText.utf8))) ?? []
-        return ReleaseGroupEntry(id: id, title: row["title"], primaryType: row["primaryType"], secondaryTypes: secondary,
-                                 firstReleaseDate: row["firstReleaseDate"])
     }
 }

@@ -65,29 +65,6 @@ extension AppDatabase {
         _ = try setWanted(albumID: albumID) { _ in wantedAt }
     }
 
-    public func collectionState(albumID: Int64) throws -> CollectionState {
-        try reader.read { db in try Self.fetchCollectionState(albumID: albumID, in: db) }
-    }
-
-    /// The crate's albums under `filter`, newest first.
-    public func collectionAlbums(_ filter: CollectionFilter, limit: Int = .max) throws -> [Album] {
-        try reader.read { db in
-            try Album.fetchAll(db, sql: "SELECT * FROM album WHERE \(Self.condition(filter)) ORDER BY id DESC LIMIT ?", arguments: [limit])
-        }
-    }
-
-    /// `seen`: the number of albums when the caller has just counted them.
-    public func collectionCounts(seen: Int? = nil) throws -> CollectionCounts {
-        try reader.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT \(seen == nil ? "(SELECT COUNT(*) FROM album)" : "0"),
-                       (SELECT COUNT(DISTINCT albumId) FROM album_copy),
-                       (SELECT COUNT(*) FROM album WHERE wantedAt IS NOT NULL)
-                """)
-            return CollectionCounts(seen: seen ?? row?[0] ?? 0, owned: row?[1] ?? 0, wanted: row?[2] ?? 0)
-        }
-    }
-
     /// The SQL condition on `album` for `filter` (literal: it takes no arguments).
     static func condition(_ filter: CollectionFilter) -> String {
         switch filter {

@@ -40,25 +40,9 @@ extension AppDatabase {
         }
     }
 
-    /// The album's Discogs state, or nil when Discogs was never asked.
+    /// `DiscogsLinkRequest`, by name for the scan pipeline (which moves to the request later).
     public func discogsState(forAlbum albumID: Int64) throws -> DiscogsLinkState? {
-        try reader.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM discogs_link WHERE albumId = ?", arguments: [albumID]) else {
-                return nil
-            }
-            switch row["status"] as String? {
-            case "linked":
-                guard let id: Int = row["releaseId"], let text: String = row["url"], let url = URL(string: text),
-                      let score: Double = row["score"] else { return nil }
-                return .linked(DiscogsLink(releaseID: id, url: url, score: score, title: row["title"] ?? "", year: row["year"]))
-            case "none":
-                return .noMatch
-            case "retry":
-                return .retry(after: row["retryAfter"] ?? .distantPast)
-            default:
-                return nil
-            }
-        }
+        try read(DiscogsLinkRequest(albumID: albumID))
     }
 
     /// Albums to ask Discogs about: never asked, or due for a retry at `now`; oldest first.

@@ -2,29 +2,19 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    // MARK: - Reads
+    // MARK: - The read entry points
 
-    /// Scans newest first, each with its album.
-    ///
-    /// Pass the last entry of the previous page as `after` to read the next one: a keyset query
-    /// costs the same at scan 50 000 as at scan 1, where OFFSET walks every row before it.
-    public func history(limit: Int = 200, offset: Int = 0, after last: Scan? = nil) throws -> [HistoryEntry] {
-        try reader.read { db in
-            var request = Scan
-                .including(required: Scan.album)
-                .order(Scan.Columns.scannedAt.desc, Scan.Columns.id.desc)
-                .limit(limit, offset: offset)
-            if let last, let lastID = last.id {
-                request = request.filter(
-                    Scan.Columns.scannedAt < last.scannedAt
-                        || (Scan.Columns.scannedAt == last.scannedAt && Scan.Columns.id < lastID))
-            }
-            return try Row.fetchAll(db, request).map { row in
-                guard let albumRow = row.scopes["album"] else { throw CrateError.notFound("Album row") }
-                return HistoryEntry(scan: try Scan(row: row), album: try Album(row: albumRow))
-            }
-        }
+    /// Answers `request` in one read transaction (the caller's thread: stores call it off the main actor).
+    public func read<Request: ReadRequest>(_ request: Request) throws -> Request.Value {
+        try reader.read { try request.fetch($0) }
     }
+
+    /// Several requests (or any read) in one transaction, so they see one snapshot.
+    public func read<Value>(_ body: (Database) throws -> Value) throws -> Value {
+        try reader.read(body)
+    }
+
+    // MARK: - Reads the scan pipeline and the CLI still ask by name
 
     public func album(id: Int64) throws -> Album? {
         try reader.read { db in try Album.fetchOne(db, key: id) }

@@ -3,9 +3,9 @@ import GRDB
 
 /// Stored release facts: one `release_facts` row per album once its release was looked up.
 extension AppDatabase {
-    /// The album's release facts; nil while they are still to look up (or the album has no release).
+    /// `ReleaseFactsRequest`, by name for the scan pipeline (which moves to the request later).
     public func releaseFacts(albumID: Int64) throws -> ReleaseFacts? {
-        try reader.read { db in try Self.fetchFacts(albumID: albumID, in: db) }
+        try read(ReleaseFactsRequest(albumID: albumID))
     }
 
     /// Albums whose stored release facts carry `barcode` (any spelling: a 12-digit UPC finds its

@@ -2,24 +2,6 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Photos without a scan that History shows: failed ones, and waiting ones that a previous
-    /// try gave a reason for (a photo merely waiting its first turn, or being scanned by any
-    /// process right now, is not listed). Newest first.
-    public func unscannedPhotos(limit: Int = 200, at date: Date = Date()) throws -> [UnscannedPhoto] {
-        try reader.read { db in
-            let items = try BatchItem.fetchAll(db, sql: """
-                SELECT * FROM batch_item
-                WHERE state = ? OR (state = ? AND error IS NOT NULL AND \(Self.leaseIsFree))
-                ORDER BY updatedAt DESC, id DESC LIMIT ?
-                """, arguments: [BatchItemState.failed.rawValue, BatchItemState.pending.rawValue, date.timeIntervalSince1970, limit])
-            return items.compactMap { item in
-                guard let id = item.id else { return nil }
-                return UnscannedPhoto(id: id, path: item.path, reason: item.error ?? ScanFailure.notIdentified.message,
-                                      waits: item.state == .pending, date: item.updatedAt)
-            }
-        }
-    }
-
     /// Puts failed photos back in the queue with all their tries (Retry) and returns the paths
     /// to scan, in the order asked. A photo already waiting under the same path keeps that item;
     /// the failed duplicate is dropped. Waiting photos are returned as they are.

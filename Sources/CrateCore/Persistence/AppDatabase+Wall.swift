@@ -5,27 +5,7 @@ extension AppDatabase {
     /// The tables the wall page shows.
     public static let wallTables: Set<String> = ["wall_state", "wall_item", "album_rating"]
 
-    // MARK: - The stored wall
-
-    /// The last wall, or nil when none was ever built.
-    public func storedWall() throws -> StoredWall? {
-        try reader.read { db in
-            guard let state = try Row.fetchOne(db, sql: "SELECT dial, builtAt, unavailable FROM wall_state WHERE id = 1") else { return nil }
-            let dial = CrateDialPosition(rawValue: state["dial"] as String) ?? .standard
-            let unavailableJSON: String = state["unavailable"]
-            let unavailable = (try? JSONDecoder().decode([WallUnavailable].self, from: Data(unavailableJSON.utf8))) ?? []
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM wall_item ORDER BY position")
-            let tiles = rows.compactMap(Self.tile(from:))
-            return StoredWall(dial: dial, builtAt: state["builtAt"], tiles: tiles, unavailable: unavailable)
-        }
-    }
-
-    /// The dial the user chose last (the default before any wall).
-    public func wallDial() throws -> CrateDialPosition {
-        try reader.read { db in
-            try String.fetchOne(db, sql: "SELECT dial FROM wall_state WHERE id = 1").flatMap(CrateDialPosition.init(rawValue:)) ?? .standard
-        }
-    }
+    // MARK: - The stored wall (its reads are request types in `Discover/`)
 
     /// Remembers the dial without touching the tiles (the refresh that follows replaces them).
     public func setWallDial(_ dial: CrateDialPosition) throws {
@@ -90,17 +70,6 @@ extension AppDatabase {
     }
 
     /// Records a tile's cached art (every tile of that release group).
-    /// The thumbnail (a stored path, as `Album.thumbnailPath`) of a crate album of this release
-    /// group whose artwork is in the cache; nil when there is none.
-    public func crateThumbnail(releaseGroupID: MBID) throws -> String? {
-        try reader.read { db in
-            try String.fetchOne(db, sql: """
-                SELECT thumbnailPath FROM album WHERE mbReleaseGroupId = ? AND artworkStatus = ? AND thumbnailPath IS NOT NULL
-                ORDER BY id LIMIT 1
-                """, arguments: [releaseGroupID.rawValue, ArtworkStatus.available.rawValue])
-        }
-    }
-
     public func setWallArtwork(releaseGroupID: MBID, status: ArtworkStatus, path: String?) throws {
         try checkWritable()
         try guardedWrite { db in
@@ -109,38 +78,7 @@ extension AppDatabase {
         }
     }
 
-    private static func tile(from row: Row) -> WallTile? {
-        guard let signal = WallSignal(rawValue: row["signal"] as String), let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
-        let item = WallItem(signal: signal, releaseGroupID: group, title: row["title"], artist: row["artist"],
-                            releaseID: MBID(validating: row["releaseId"] as String?), artURL: (row["artUrl"] as String?).flatMap(URL.init(string:)))
-        return WallTile(item: item, artworkPath: row["artworkPath"], artworkStatus: ArtworkStatus(rawValue: row["artworkStatus"] as String) ?? .pending)
-    }
-
     // MARK: - Favourites and dislikes
-
-    /// Every rated release group and its rating.
-    public func albumRatings() throws -> [MBID: AlbumRating] {
-        try reader.read { db in
-            var ratings: [MBID: AlbumRating] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT releaseGroupId, rating FROM album_rating") {
-                if let id = MBID(validating: row["releaseGroupId"] as String), let rating = AlbumRating(rawValue: row["rating"]) {
-                    ratings[id] = rating
-                }
-            }
-            return ratings
-        }
-    }
-
-    /// Favourited albums, newest first.
-    public func favouriteAlbums(limit: Int = 200) throws -> [RatedAlbum] {
-        try reader.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit]).compactMap { row in
-                MBID(validating: row["releaseGroupId"] as String).map {
-                    RatedAlbum(releaseGroupID: $0, title: row["title"], artist: row["artist"], releaseID: MBID(validating: row["releaseId"] as String?))
-                }
-            }
-        }
-    }
 
     /// Sets (or with nil removes) the album's rating. A favourite replaces a dislike and the
     /// other way round (one row per release group). With `feedback`, the change is queued for
@@ -175,19 +113,6 @@ extension AppDatabase {
                     """, arguments: [group, album.releaseID?.rawValue, rating?.feedbackScore ?? 0, date, date])
             }
             return true
-        }
-    }
-
-    /// Favourited albums (newest first) with their artists: nil when not looked up yet, empty
-    /// when the album has none.
-    public func favouriteArtists(limit: Int) throws -> [(releaseGroup: MBID, artists: [MBID]?)] {
-        try reader.read { db in
-            try Row.fetchAll(db, sql: "SELECT releaseGroupId, artistMbids FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit])
-                .compactMap { row -> (releaseGroup: MBID, artists: [MBID]?)? in
-                    guard let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
-                    let artists = (row["artistMbids"] as String?).map { $0.split(separator: " ").compactMap { MBID(validating: String($0)) } }
-                    return (group, artists)
-                }
         }
     }
 
@@ -265,28 +190,6 @@ extension AppDatabase {
         }
     }
 
-    /// Counts per state, with the newest unsent row's error.
-    public func feedbackStatus() throws -> FeedbackStatus {
-        try reader.read { db in
-            var status = FeedbackStatus()
-            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM feedback_outbox GROUP BY state") {
-                let n: Int = row["n"]
-                switch row["state"] as String {
-                case "pending": status.pending = n
-                case "sent": status.sent = n
-                case "failed": status.failed = n
-                default: status.superseded = n
-                }
-            }
-            if let row = try Row.fetchOne(db, sql: "SELECT error, nextAttemptAt FROM feedback_outbox WHERE state IN ('pending', 'failed') AND error IS NOT NULL ORDER BY id DESC LIMIT 1") {
-                status.lastError = row["error"]
-                let next: Double = row["nextAttemptAt"]
-                if next > 0 { status.nextAttemptAt = Date(timeIntervalSince1970: next) }
-            }
-            return status
-        }
-    }
-
     private static func feedbackItem(from row: Row) -> FeedbackItem? {
         guard let group = MBID(validating: row["releaseGroupId"] as String) else { return nil }
         let recordings = (row["recordings"] as String?).map { strings($0).compactMap(MBID.init(validating:)) }
@@ -303,91 +206,7 @@ extension AppDatabase {
         String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    // MARK: - Reads for the wall's own-crate signal and feedback
-
-    /// Albums of the crate with a release group: favourites first, then the most scanned, then
-    /// the most recently scanned.
-    public func crateAlbumsForWall(limit: Int) throws -> [WallItem] {
-        try reader.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT a.mbReleaseGroupId AS rg, a.mbReleaseId AS rel, a.title, a.artist,
-                       COUNT(s.id) AS scans, MAX(s.scannedAt) AS last,
-                       EXISTS (SELECT 1 FROM album_rating r WHERE r.releaseGroupId = a.mbReleaseGroupId AND r.rating = 1) AS fav
-                FROM album a LEFT JOIN scan s ON s.albumId = a.id
-                WHERE a.mbReleaseGroupId IS NOT NULL
-                GROUP BY a.id
-                ORDER BY fav DESC, scans DESC, last DESC
-                LIMIT ?
-                """, arguments: [limit])
-            var items = rows.compactMap { row -> WallItem? in
-                guard let group = MBID(validating: row["rg"] as String?) else { return nil }
-                return WallItem(signal: .listeningHistory, releaseGroupID: group, title: row["title"], artist: row["artist"],
-                                releaseID: MBID(validating: row["rel"] as String?))
-            }
-            // Favourited albums that are not in the crate (hearted on the wall) count too.
-            let known = Set(items.map(\.releaseGroupID))
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM album_rating WHERE rating = 1 ORDER BY ratedAt DESC LIMIT ?", arguments: [limit]) {
-                guard let group = MBID(validating: row["releaseGroupId"] as String), !known.contains(group) else { continue }
-                items.insert(WallItem(signal: .listeningHistory, releaseGroupID: group, title: row["title"], artist: row["artist"],
-                                      releaseID: MBID(validating: row["releaseId"] as String?)), at: 0)
-            }
-            return Array(items.prefix(limit))
-        }
-    }
-
-    /// The recordings of the crate's album of this release group, when its track list is here.
-    public func crateRecordings(releaseGroupID: MBID) throws -> [MBID] {
-        try reader.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT t.recordingId FROM track t JOIN album a ON a.id = t.albumId
-                WHERE a.mbReleaseGroupId = ? AND t.recordingId IS NOT NULL
-                  AND a.id = (SELECT id FROM album WHERE mbReleaseGroupId = ? AND tracksStatus = 'ok' ORDER BY id LIMIT 1)
-                ORDER BY t.disc, t.position
-                """, arguments: [releaseGroupID.rawValue, releaseGroupID.rawValue]).compactMap(MBID.init(validating:))
-        }
-    }
-
-    /// A crate album as a rated album (nil when it has no release group).
-    public func ratedAlbum(albumID: Int64) throws -> (album: Album, rated: RatedAlbum?)? {
-        guard let album = try album(id: albumID) else { return nil }
-        let rated = MBID(validating: album.musicBrainzReleaseGroupID).map {
-            RatedAlbum(releaseGroupID: $0, title: album.title, artist: album.artist, releaseID: MBID(validating: album.musicBrainzReleaseID))
-        }
-        return (album, rated)
-    }
-
-    /// A release group on the stored wall or in the ratings, as a rated album.
-    public func ratedAlbum(releaseGroupID: MBID) throws -> RatedAlbum? {
-        try reader.read { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT title, artist, releaseId FROM wall_item WHERE releaseGroupId = ? LIMIT 1", arguments: [releaseGroupID.rawValue])
-                ?? Row.fetchOne(db, sql: "SELECT title, artist, releaseId FROM album_rating WHERE releaseGroupId = ?", arguments: [releaseGroupID.rawValue])
-                ?? Row.fetchOne(db, sql: "SELECT title, artist, mbReleaseId AS releaseId FROM album WHERE mbReleaseGroupId = ? LIMIT 1", arguments: [releaseGroupID.rawValue]) {
-                return RatedAlbum(releaseGroupID: releaseGroupID, title: row["title"], artist: row["artist"], releaseID: MBID(validating: row["releaseId"] as String?))
-            }
-            return nil
-        }
-    }
-
-    // MARK: - Recording → album mappings
-
-    public func cachedRecordingAlbums(_ recordings: [MBID]) throws -> [MBID: ListenBrainzReleaseGroup] {
-        guard !recordings.isEmpty else { return [:] }
-        return try reader.read { db in
-            var found: [MBID: ListenBrainzReleaseGroup] = [:]
-            for chunk in stride(from: 0, to: recordings.count, by: 500) {
-                let slice = Array(recordings[chunk..<min(chunk + 500, recordings.count)])
-                let marks = Array(repeating: "?", count: slice.count).joined(separator: ",")
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM wall_recording_map WHERE recordingId IN (\(marks))", arguments: StatementArguments(slice.map(\.rawValue))) {
-                    guard let recording = MBID(validating: row["recordingId"] as String), let group = MBID(validating: row["releaseGroupId"] as String) else { continue }
-                    found[recording] = ListenBrainzReleaseGroup(releaseGroupID: group, title: row["title"], artist: row["artist"],
-                                                                releaseID: MBID(validating: row["releaseId"] as String?), caaID: row["caaId"],
-                                                                caaReleaseID: MBID(validating: row["caaReleaseId"] as String?),
-                                                                primaryType: nil, releaseDate: nil, listenCount: nil)
-                }
-            }
-            return found
-        }
-    }
+    // MARK: - Recording → album mappings (reads: `Discover/*Request.swift`)
 
     public func cacheRecordingAlbums(_ map: [MBID: ListenBrainzReleaseGroup]) throws {
         guard !map.isEmpty, !isReadOnly else { return }

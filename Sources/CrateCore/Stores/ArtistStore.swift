@@ -1,42 +1,5 @@
 import Foundation
 
-/// What the artist page shows.
-public struct ArtistPageState: Equatable, Sendable {
-    public enum Phase: Equatable, Sendable {
-        /// No artist asked for.
-        case idle
-        /// Searching MusicBrainz for a name.
-        case searching
-        /// Several artists answer to the name: `candidates` waits for the user's pick.
-        case choosing
-        /// An artist is chosen; nothing to show yet.
-        case loading
-        /// `catalogue` is shown (possibly still filling in: see `isFetching`).
-        case loaded
-        case failed(String)
-    }
-
-    public var phase: Phase = .idle
-    /// The name searched for, if the page was opened by name.
-    public var query: String?
-    /// Namesakes to choose from, best score first.
-    public var candidates: [ArtistCandidate] = []
-    public var artistID: MBID?
-    /// The artist's name while the catalogue has none yet (from the search or the album).
-    public var artistName: String?
-    public var catalogue: ArtistCatalogue?
-    /// Pages are being fetched from MusicBrainz (the catalogue grows as they are saved).
-    public var isFetching = false
-    /// Why the shown catalogue may be stale or partial (offline, MusicBrainz busy); cleared by
-    /// the next successful fetch.
-    public var notice: String?
-
-    public init() {}
-
-    /// The name to show in the title.
-    public var title: String? { catalogue?.name ?? artistName ?? query }
-}
-
 /// The artist page: find an artist by name (letting the user choose among namesakes) or by id,
 /// and show their albums and EPs, oldest first, cached in the library.
 ///
@@ -54,7 +17,13 @@ public final class ArtistStore {
     private let now: @Sendable () -> Date
     /// Bumped by every intent that changes the artist, so late answers for another one are dropped.
     private var generation = 0
-    private let observation = StoreObservation()
+    /// The shown artist's cached catalogue, read again whenever the cache changes (a fetch's
+    /// pages appear as they are saved; another process's fetch appears too).
+    private lazy var cache = ObservedQuery<CachedCatalogue>(database: database, tables: Self.observedTables) { [weak self] in
+        self?.makeCacheRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
     /// Cancels the fetch under way, if any.
     private var cancelFetch: (@Sendable () -> Void)?
 
@@ -70,11 +39,11 @@ public final class ArtistStore {
 
     /// Follows the cache until `stop()`.
     public func start() {
-        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reloadFromCache() }
+        cache.start()
     }
 
     public func stop() {
-        observation.stop()
+        cache.stop()
     }
 
     /// New settings (MusicBrainz address, offline mode): the next fetch uses them.
@@ -173,6 +142,7 @@ public final class ArtistStore {
 private extension ArtistStore {
     func begin() -> Int {
         generation += 1
+        cache.invalidate()
         cancelFetch?()
         cancelFetch = nil
         return generation
@@ -235,14 +205,18 @@ private extension ArtistStore {
         }
     }
 
-    /// The cache changed: show what it holds now for the current artist (a fetch's pages
-    /// appear as they are saved; another process's fetch appears too).
-    func reloadFromCache() async {
-        guard let artistID = state.value.artistID else { return }
-        let current = generation
+    typealias CachedCatalogue = (artistID: MBID, catalogue: ArtistCatalogue?)
+
+    func makeCacheRead() -> ObservedQuery<CachedCatalogue>.Read? {
+        guard let artistID = state.value.artistID else { return nil }
         let service = self.service
-        let read = Task.detached(priority: .userInitiated) { try service.cached(artistID) }
-        guard let cached = try? await read.value, current == generation, state.value.artistID == artistID else { return }
+        return { (artistID, try service.cached(artistID)) }
+    }
+
+    /// The cache changed: show what it holds now for the current artist (a read that failed
+    /// keeps what is shown).
+    func apply(_ result: Result<CachedCatalogue, any Error>) {
+        guard case .success(let answer) = result, let cached = answer.catalogue, state.value.artistID == answer.artistID else { return }
         guard cached != state.value.catalogue else { return }
         state.update {
             $0.catalogue = cached

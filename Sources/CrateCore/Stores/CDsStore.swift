@@ -33,11 +33,14 @@ public final class CDsStore {
     private let formats: @Sendable () -> [FormatSupport]
     /// Where a disc added to the crate keeps the art of its folder or files (nil: no artwork).
     private let artwork: ArtworkCache?
-    private let observation = StoreObservation()
-    /// Bumped by every reload, so an older, slower read never overwrites a newer one.
-    private var generation = 0
+    /// The wallet and the diagnostics, rebuilt after every change.
+    private lazy var query = ObservedQuery<MusicDiagnostics>(database: database, tables: Self.observedTables) { [weak self] in
+        self?.makeRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
     /// Loads started so far (tests count them).
-    private(set) var reloadCount = 0
+    var reloadCount: Int { query.readCount }
 
     /// `folders` is read at every load (Preferences may change it); `formats` asks GStreamer
     /// (off the main thread) which formats it can play.
@@ -50,30 +53,30 @@ public final class CDsStore {
     }
 
     /// Whether `start()` was called (and `stop()` not since).
-    public var isStarted: Bool { observation.isRunning }
+    public var isStarted: Bool { query.isRunning }
 
     /// Loads now and again after every change to the music index or the crate. Calling it again
     /// does nothing.
     public func start() {
-        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+        query.start()
     }
 
     public func stop() {
-        observation.stop()
+        query.stop()
     }
 
     /// Rebuilds the wallet and the diagnostics off the main thread.
     public func reload() async {
-        generation += 1
-        reloadCount += 1
-        let mine = generation
-        let folders = self.folders()
-        let database = self.database
-        let formats = self.formats
-        let result: Result<MusicDiagnostics, Error> = await Task.detached(priority: .userInitiated) {
-            Result { try MusicDiagnostics.build(folders: folders, database: database, formats: formats()) }
-        }.value
-        guard mine == generation else { return }
+        await query.refresh()
+    }
+
+    /// `folders` is asked at every load: Preferences may have changed them.
+    private func makeRead() -> ObservedQuery<MusicDiagnostics>.Read {
+        let (folders, database, formats) = (self.folders(), self.database, self.formats)
+        return { try MusicDiagnostics.build(folders: folders, database: database, formats: formats()) }
+    }
+
+    private func apply(_ result: Result<MusicDiagnostics, any Error>) {
         state.update {
             switch result {
             case .success(let diagnostics):

@@ -153,7 +153,7 @@ public final class GenreFeedStore {
             building = nil
             // Albums disliked since the feed was built stay off it.
             let database = self.database
-            let disliked = await Task.detached { Set(((try? database.albumRatings()) ?? [:]).filter { $0.value == .dislike }.map(\.key)) }.value
+            let disliked = await Task.detached { Set(((try? database.read(AlbumRatingsRequest())) ?? [:]).filter { $0.value == .dislike }.map(\.key)) }.value
             guard current == generation else { return }
             state.update {
                 $0.phase = .loaded
@@ -183,7 +183,7 @@ public final class GenreFeedStore {
         let thumbnails = self.thumbnails
         building?.cancel()
         let task = Task.detached(priority: .userInitiated) { () -> (GenreFeed, [WallTile]) in
-            let disliked = Set(((try? database.albumRatings()) ?? [:]).filter { $0.value == .dislike }.map(\.key))
+            let disliked = Set(((try? database.read(AlbumRatingsRequest())) ?? [:]).filter { $0.value == .dislike }.map(\.key))
             let feed = await builder.build(scope, dial: dial, count: Self.feedSize, disliked: disliked)
             let tiles = feed.items.map { entry -> WallTile in
                 let path = thumbnails?.cached(entry.item.releaseGroupID)

@@ -40,63 +40,69 @@ public final class HistoryStore {
     private let database: AppDatabase
     private let pageSize: Int
     private var isLoadingMore = false
-    /// Bumped by every reload, so an older, slower read never overwrites a newer one.
-    private var generation = 0
-    private let observation = StoreObservation()
+    /// The newest page and the photos without a scan, read again after every change.
+    private lazy var query = ObservedQuery<Answer>(database: database, tables: Self.observedTables) { [weak self] in
+        self?.makeRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
     /// Loads started so far (tests count them to check that bursts of changes are coalesced).
-    private(set) var reloadCount = 0
+    var reloadCount: Int { query.readCount }
     /// How pages are read; tests replace it to control when a read finishes.
     var readPage: PageReader
     /// How the photos without a scan are read.
     var readUnscanned: @Sendable () async throws -> [UnscannedPhoto]
+
+    /// What one reload reads.
+    private struct Answer: Sendable {
+        var entries: [HistoryEntry]
+        var unscanned: [UnscannedPhoto]
+        var limit: Int
+    }
 
     /// History is read a page at a time (a page query stays in the low milliseconds at 100 000
     /// scans); the list asks for the next page as its end scrolls into view.
     public init(database: AppDatabase, pageSize: Int = 200) {
         self.database = database
         self.pageSize = pageSize
-        readPage = { limit, after in
-            try await Task.detached(priority: .userInitiated) {
-                try database.history(limit: limit, after: after)
-            }.value
-        }
-        readUnscanned = {
-            try await Task.detached(priority: .userInitiated) { try database.unscannedPhotos() }.value
-        }
+        readPage = { limit, after in try database.read(HistoryPageRequest(limit: limit, after: after)) }
+        readUnscanned = { try database.read(UnscannedPhotosRequest()) }
     }
 
     /// Loads the history and keeps it current until `stop()`. Calling it again does nothing.
     public func start() {
-        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+        query.start()
     }
 
     /// Stops following the database (the state keeps its last value).
     public func stop() {
-        observation.stop()
+        query.stop()
     }
 
     /// Loads the history from the database (off the main thread).
-    ///
+    public func reload() async {
+        await query.refresh()
+    }
+
     /// Reads at least as many entries as are shown, so a refresh does not shrink a list the
     /// user has scrolled through.
-    public func reload() async {
-        generation += 1
-        reloadCount += 1
-        let current = generation
+    private func makeRead() -> ObservedQuery<Answer>.Read {
+        let (readPage, readUnscanned) = (self.readPage, self.readUnscanned)
         let limit = max(pageSize, state.value.entries.count)
-        do {
-            let entries = try await readPage(limit, nil)
-            let unscanned = try await readUnscanned()
-            guard current == generation else { return }
+        return { Answer(entries: try await readPage(limit, nil), unscanned: try await readUnscanned(), limit: limit) }
+    }
+
+    private func apply(_ result: Result<Answer, any Error>) {
+        switch result {
+        case .success(let answer):
             var next = state.value
-            next.entries = entries
-            next.unscanned = unscanned
+            next.entries = answer.entries
+            next.unscanned = answer.unscanned
             next.phase = .loaded
-            next.hasMore = entries.count == limit
+            next.hasMore = answer.entries.count == answer.limit
             // A refresh after a change elsewhere often finds the same list: no redraw then.
             if next != state.value { state.set(next) }
-        } catch {
-            guard current == generation else { return }
+        case .failure(let error):
             state.update { $0.phase = .failed(Self.describe(error)) }
         }
     }
@@ -106,20 +112,21 @@ public final class HistoryStore {
         guard state.value.hasMore, !isLoadingMore else { return }
         isLoadingMore = true
         defer { isLoadingMore = false }
-        let current = generation
+        let current = query.generation
         let limit = pageSize
         let last = state.value.entries.last?.scan
         do {
-            let page = try await readPage(limit, last)
+            let readPage = self.readPage
+            let page = try await Task.detached(priority: .userInitiated) { try await readPage(limit, last) }.value
             // A reload meanwhile replaced the entries this page continues: drop it; the list
             // asks again when its end is still in view.
-            guard current == generation else { return }
+            guard current == query.generation else { return }
             state.update {
                 $0.entries.append(contentsOf: page)
                 $0.hasMore = page.count == limit
             }
         } catch {
-            guard current == generation else { return }
+            guard current == query.generation else { return }
             state.update { $0.errorMessage = Self.describe(error) }
         }
     }
@@ -130,7 +137,7 @@ public final class HistoryStore {
         let removed = state.value.entries.first { $0.id == scanID }
         do {
             _ = try await Task.detached { try database.deleteScan(id: scanID) }.value
-            generation += 1  // A read that started before the delete must not bring the scan back.
+            query.invalidate()  // A read that started before the delete must not bring the scan back.
             state.update {
                 $0.entries.removeAll { $0.id == scanID }
                 $0.undoableDeletion = removed
@@ -150,7 +157,7 @@ public final class HistoryStore {
         do {
             try await Task.detached { try database.restoreScan(entry.scan) }.value
             // A read that started before the restore must not hide the scan again.
-            generation += 1
+            query.invalidate()
             state.update {
                 if $0.undoableDeletion?.id == entry.id { $0.undoableDeletion = nil }
                 if !$0.entries.contains(where: { $0.id == entry.id }) {

@@ -69,11 +69,14 @@ public final class LibraryStore {
 
     public let state = ObservableValue(LibraryState())
     private let database: AppDatabase
-    /// Bumped by every load so a slow, stale search never overwrites a newer one.
-    private var generation = 0
-    private let observation = StoreObservation()
+    /// The listing, its first page and the counts, read again after every change.
+    private lazy var query = ObservedQuery<CrateGridRequest.Answer>(database: database, tables: Self.observedTables) { [weak self] in
+        self?.makeRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
     /// Loads started so far (tests count them to check that bursts of changes are coalesced).
-    private(set) var reloadCount = 0
+    var reloadCount: Int { query.readCount }
     /// Albums read with each listing (the grid asks for the rest as it scrolls).
     public nonisolated static let firstPageSize = 120
 
@@ -93,44 +96,41 @@ public final class LibraryStore {
 
     /// Loads the crate and keeps it current until `stop()`. Calling it again does nothing.
     public func start() {
-        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.reload() }
+        query.start()
     }
 
     /// Stops following the database (the state keeps its last value).
     public func stop() {
-        observation.stop()
+        query.stop()
     }
 
     public func reload() async {
-        generation += 1
-        reloadCount += 1
-        let current = generation
-        let database = self.database
-        let sort = state.value.sort
-        let reversed = state.value.reversed
-        let query = state.value.query
-        let collection = state.value.collection
-        do {
-            let revision = current, pageSize = Self.firstPageSize
-            let (listing, albums, counts) = try await Task.detached(priority: .userInitiated) {
-                let listing = try database.albumListing(sortedBy: sort, reversed: reversed, matching: query, collection: collection, revision: revision)
-                let albums = try database.albumPage(of: listing, offset: 0, limit: pageSize)
-                // The whole crate's count is the listing's own when nothing is filtered out.
-                let seen = query.isEmpty && collection == .seen ? listing.count : nil
-                return (listing, albums, try database.collectionCounts(seen: seen))
-            }.value
-            guard current == generation else { return }
+        await query.refresh()
+    }
+
+    /// The read for the current sort, search and filter. The revision (a new one per read) tells
+    /// the grid that albums past the first page may have changed.
+    private func makeRead() -> ObservedQuery<CrateGridRequest.Answer>.Read {
+        let (database, value) = (self.database, state.value)
+        let listing = AlbumListingRequest(sortedBy: value.sort, reversed: value.reversed, matching: value.query, collection: value.collection,
+                                          revision: query.generation)
+        let request = CrateGridRequest(listing: listing, pageSize: Self.firstPageSize)
+        return { try database.read(request) }
+    }
+
+    private func apply(_ result: Result<CrateGridRequest.Answer, any Error>) {
+        switch result {
+        case .success(let answer):
             var next = state.value
-            next.albums = albums
-            next.listing = listing
-            next.total = counts.seen
-            next.collectionCounts = counts
+            next.albums = answer.albums
+            next.listing = answer.listing
+            next.total = answer.counts.seen
+            next.collectionCounts = answer.counts
             next.phase = .loaded
             // Every reload is told (the revision changes): albums past the first page may have
             // changed, and the grid re-reads the pages it holds and redraws only what differs.
             state.set(next)
-        } catch {
-            guard current == generation else { return }
+        case .failure(let error):
             state.update { $0.phase = .failed(UserMessage.text(for: error)) }
         }
     }
@@ -138,7 +138,7 @@ public final class LibraryStore {
     /// Albums `offset ..< offset + limit` of a listing, read now (the grid asks for the page it is
     /// about to show; a page is one indexed query). Empty when the database cannot be read.
     public func page(of listing: AlbumListing, offset: Int, limit: Int) -> [AlbumSummary] {
-        (try? database.albumPage(of: listing, offset: offset, limit: limit)) ?? []
+        (try? database.read(AlbumPageRequest(of: listing, offset: offset, limit: limit))) ?? []
     }
 
     public func setSort(_ sort: AlbumSort) async {

@@ -35,19 +35,23 @@ public final class RecordStore {
 
     public let state = ObservableValue(RecordState())
     private let database: AppDatabase
-    private let observation = StoreObservation()
-    private var generation = 0
+    /// The shown album's facts and copies, read again after every change.
+    private lazy var query = ObservedQuery<Answer>(database: database, tables: Self.observedTables) { [weak self] in
+        self?.makeRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
 
     public init(database: AppDatabase) {
         self.database = database
     }
 
     public func start() {
-        observation.start(self, on: database.changes(in: Self.observedTables)) { await $0.refresh() }
+        query.start()
     }
 
     public func stop() {
-        observation.stop()
+        query.stop()
     }
 
     /// Shows `albumID`'s record; `verdict` is the scan's, when a scan just found it.
@@ -95,21 +99,26 @@ public final class RecordStore {
     }
 
     func refresh() async {
-        generation += 1
-        let current = generation
-        guard let id = state.value.albumID else { return }
+        await query.refresh()
+    }
+
+    private typealias Answer = (albumID: Int64, facts: ReleaseFacts?, collection: CollectionState)
+
+    private func makeRead() -> ObservedQuery<Answer>.Read? {
+        guard let id = state.value.albumID else { return nil }
         let database = self.database
-        do {
-            let (facts, collection) = try await Task.detached {
-                (try database.releaseFacts(albumID: id), try database.collectionState(albumID: id))
-            }.value
-            guard current == generation, state.value.albumID == id else { return }
+        return { try database.read { db in (id, try ReleaseFactsRequest(albumID: id).fetch(db), try CollectionStateRequest(albumID: id).fetch(db)) } }
+    }
+
+    private func apply(_ result: Result<Answer, any Error>) {
+        switch result {
+        case .success(let answer):
+            guard state.value.albumID == answer.albumID else { return }
             state.update {
-                $0.facts = facts
-                $0.collection = collection
+                $0.facts = answer.facts
+                $0.collection = answer.collection
             }
-        } catch {
-            guard current == generation else { return }
+        case .failure(let error):
             state.update { $0.errorMessage = UserMessage.text(for: error) }
         }
     }

@@ -41,8 +41,12 @@ public final class WallStore {
     public let state = ObservableValue(WallState())
     private let database: AppDatabase
     private var service: WallService?
-    private let observation = StoreObservation()
-    private var generation = 0
+    /// The stored wall, the ratings and the dial, read again after every change.
+    private lazy var query = ObservedQuery<Answer>(database: database, tables: AppDatabase.wallTables) { [weak self] in
+        self?.makeRead()
+    } deliver: { [weak self] in
+        self?.apply($0)
+    }
     private var refreshTask: Task<Void, Never>?
 
     /// - Parameter service: nil when the wall cannot be built here (no data files); the stored
@@ -60,14 +64,14 @@ public final class WallStore {
     /// milliseconds), so a window that starts the store before it is first shown draws the wall
     /// in its first frame instead of filling it after mapping.
     public func start() {
-        if state.value.phase == .loading, let stored = try? database.storedWall(), let ratings = try? database.albumRatings() {
+        if state.value.phase == .loading, let stored = try? database.read(StoredWallRequest()), let ratings = try? database.read(AlbumRatingsRequest()) {
             apply(stored: stored, ratings: ratings, dial: stored.dial)
         }
-        observation.start(self, on: database.changes(in: AppDatabase.wallTables)) { await $0.loadCached() }
+        query.start()
     }
 
     public func stop() {
-        observation.stop()
+        query.stop()
     }
 
     /// New services after Preferences saved (a new ListenBrainz user or token).
@@ -78,17 +82,21 @@ public final class WallStore {
 
     /// Reads the stored wall and the ratings (off the main thread).
     public func loadCached() async {
-        generation += 1
-        let current = generation
+        await query.refresh()
+    }
+
+    private typealias Answer = (stored: StoredWall?, ratings: [MBID: AlbumRating], dial: CrateDialPosition)
+
+    private func makeRead() -> ObservedQuery<Answer>.Read {
         let database = self.database
-        do {
-            let (stored, ratings, dial) = try await Task.detached(priority: .userInitiated) {
-                (try database.storedWall(), try database.albumRatings(), try database.wallDial())
-            }.value
-            guard current == generation else { return }
-            apply(stored: stored, ratings: ratings, dial: dial)
-        } catch {
-            guard current == generation else { return }
+        return { try database.read { db in (try StoredWallRequest().fetch(db), try AlbumRatingsRequest().fetch(db), try WallDialRequest().fetch(db)) } }
+    }
+
+    private func apply(_ result: Result<Answer, any Error>) {
+        switch result {
+        case .success(let answer):
+            apply(stored: answer.stored, ratings: answer.ratings, dial: answer.dial)
+        case .failure(let error):
             state.update {
                 $0.phase = .loaded
                 $0.message = UserMessage.text(for: error)

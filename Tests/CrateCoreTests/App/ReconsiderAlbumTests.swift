@@ -51,9 +51,9 @@ struct ReconsiderAlbumTests {
         let store = ScanStore(scanner: ScanPipeline(database: database, paths: directory.paths, services: .offline), sleep: { _ in })
         store.choose(tusk, replacing: older)
         await store.waitUntilIdle()
-        let titles = try database.history().map(\.album.title)
+        let titles = try database.read(HistoryPageRequest()).map(\.album.title)
         #expect(titles.contains("Tusk") && titles.contains("Kind of Blue") && !titles.contains("Rumours"), "got \(titles)")
-        #expect(try database.history().contains { $0.id == last.id }, "the last scan is untouched")
-        #expect(try database.albums(sortedBy: .artist).map(\.album.title).sorted() == ["Kind of Blue", "Tusk"], "the wrong album left the crate")
+        #expect(try database.read(HistoryPageRequest()).contains { $0.id == last.id }, "the last scan is untouched")
+        #expect(try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title).sorted() == ["Kind of Blue", "Tusk"], "the wrong album left the crate")
     }
 }

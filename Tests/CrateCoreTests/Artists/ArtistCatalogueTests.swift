@@ -168,7 +168,7 @@ struct ArtistCatalogueTests {
         }
 
         await #expect(throws: MusicBrainzError.busy) { try await h.service.catalogue(Self.id) }
-        let partial = try #require(try h.database.artistCatalogue(Self.id))
+        let partial = try #require(try h.database.read(ArtistCatalogueRequest(Self.id)))
         #expect(!partial.isComplete)
         #expect(partial.releaseGroups.count == 100)
         #expect(partial.total == 250)
@@ -195,7 +195,7 @@ struct ArtistCatalogueTests {
             guard case .mustWait(let seconds) = error else { Issue.record("\(error)"); return }
             #expect(seconds > 100)
         }
-        #expect(try h.database.artistCatalogue(Self.id)?.releaseGroups.count == 200)
+        #expect(try h.database.read(ArtistCatalogueRequest(Self.id))?.releaseGroups.count == 200)
 
         h.clock.advance(by: 121)
         let catalogue = try await h.service.catalogue(Self.id)
@@ -210,7 +210,7 @@ struct ArtistCatalogueTests {
         h.serve(groups) { offset, _ in offset == 100 ? .json(#"{"release-group-count":150,"release-groups":[{"id":"#, status: 200) : nil }
 
         await #expect(throws: MusicBrainzError.self) { try await h.service.catalogue(Self.id) }
-        let partial = try #require(try h.database.artistCatalogue(Self.id))
+        let partial = try #require(try h.database.read(ArtistCatalogueRequest(Self.id)))
         #expect(partial.releaseGroups.count == 100 && !partial.isComplete)
     }
 
@@ -277,7 +277,7 @@ struct ArtistCatalogueTests {
                                                  groups: MusicBrainzArtistFixtures.catalogue(count: 2, seed: 9))
         let uk = try await h.service.catalogue(candidates[1].id, name: candidates[1].name)
         #expect(uk.releaseGroups.count == 2)
-        #expect(try h.database.artistCatalogue(candidates[0].id) == nil)
+        #expect(try h.database.read(ArtistCatalogueRequest(candidates[0].id)) == nil)
     }
 
     @Test func aNameOnlyOneArtistCarriesOpensThatArtist() async throws {

@@ -15,14 +15,14 @@ struct FeedbackOutboxTests {
         let db = try AppDatabase.inMemory()
         let a = try Self.album(1)
         #expect(try db.rate(a, .favourite, feedback: false))
-        #expect(try db.albumRatings()[a.releaseGroupID] == .favourite)
+        #expect(try db.read(AlbumRatingsRequest())[a.releaseGroupID] == .favourite)
         #expect(try db.rate(a, .dislike, feedback: false))
-        #expect(try db.albumRatings() == [a.releaseGroupID: .dislike])
-        #expect(try db.favouriteAlbums().isEmpty)
+        #expect(try db.read(AlbumRatingsRequest()) == [a.releaseGroupID: .dislike])
+        #expect(try db.read(FavouriteAlbumsRequest()).isEmpty)
         #expect(try !db.rate(a, .dislike, feedback: false))  // no change
         #expect(try db.rate(a, nil, feedback: false))
-        #expect(try db.albumRatings().isEmpty)
-        #expect(try db.feedbackStatus() == FeedbackStatus())  // no token: nothing queued
+        #expect(try db.read(AlbumRatingsRequest()).isEmpty)
+        #expect(try db.read(FeedbackStatusRequest()) == FeedbackStatus())  // no token: nothing queued
     }
 
     @Test func onlyTheLatestUnsentWordOnAnAlbumIsSent() throws {
@@ -31,7 +31,7 @@ struct FeedbackOutboxTests {
         try db.rate(a, .favourite, feedback: true)
         try db.rate(a, .dislike, feedback: true)
         try db.rate(a, nil, feedback: true)
-        let status = try db.feedbackStatus()
+        let status = try db.read(FeedbackStatusRequest())
         #expect(status.pending == 1 && status.superseded == 2)
         let item = try #require(try db.claimFeedback())
         #expect(item.score == 0 && item.releaseGroupID == a.releaseGroupID)
@@ -72,12 +72,12 @@ struct FeedbackOutboxTests {
         // The first POST met two 503s (one automatic retry): album 1 waits for its retry time;
         // album 2 went through.
         #expect(firstPass.deferred + firstPass.sent == 2, "\(firstPass)")
-        #expect(try world.database.feedbackStatus().pending == firstPass.deferred)
+        #expect(try world.database.read(FeedbackStatusRequest()).pending == firstPass.deferred)
 
         // Due now: the retry sends only what was not accepted.
         try world.database.makeFeedbackDue()
         _ = await sender.run()
-        let status = try world.database.feedbackStatus()
+        let status = try world.database.read(FeedbackStatusRequest())
         #expect(status.pending == 0 && status.sent == 2)
         let counts = accepted.counts
         #expect(counts.count == 6)  // three recordings per album
@@ -107,7 +107,7 @@ struct FeedbackOutboxTests {
         _ = await FeedbackSender(database: db, listenBrainz: world.listenBrainz(), musicBrainz: world.musicBrainz()).run()
 
         #expect(Set(accepted.counts.keys) == Set(recordings[1...].map(\.rawValue)))
-        #expect(try db.feedbackStatus().sent == 1)
+        #expect(try db.read(FeedbackStatusRequest()).sent == 1)
         #expect(world.server.requests.filter { $0.path.hasPrefix("/ws/2") }.isEmpty)  // recordings were known
     }
 
@@ -117,7 +117,7 @@ struct FeedbackOutboxTests {
         try world.database.rate(try Self.album(1), .favourite, feedback: true)
         let summary = await FeedbackSender(database: world.database, listenBrainz: world.listenBrainz(token: nil), musicBrainz: nil).run()
         #expect(summary == FeedbackRunSummary())
-        #expect(try world.database.feedbackStatus().pending == 1)
+        #expect(try world.database.read(FeedbackStatusRequest()).pending == 1)
     }
 
     /// Wall tiles of albums already in the crate stayed grey although their covers were in the
@@ -136,7 +136,7 @@ struct FeedbackOutboxTests {
         ], unavailable: [])
         let offline = ScriptedHTTPClient()  // every request fails: no network
         await WallArtwork(database: db, directory: temp.url, http: offline).fetchMissing()
-        let tiles = try #require(try db.storedWall()).tiles
+        let tiles = try #require(try db.read(StoredWallRequest())).tiles
         #expect(tiles[0].artworkStatus == .available && tiles[0].artworkPath == "thumb-1.jpg")
         #expect(tiles[1].artworkStatus == .failed)
         #expect(offline.requests.map(\.url.absoluteString) == ["http://127.0.0.1:9/caa/2-250.jpg"], "nothing fetched for the crate album")
@@ -150,15 +150,15 @@ struct FeedbackOutboxTests {
         }
         try db.saveWall(dial: .deepDig, items: items, unavailable: [WallUnavailable(signal: .recommendations, reason: "It had no albums to show.")])
         try db.setWallArtwork(releaseGroupID: items[3].releaseGroupID, status: .available, path: "wall-x-250.jpg")
-        let stored = try #require(try db.storedWall())
+        let stored = try #require(try db.read(StoredWallRequest()))
         #expect(stored.dial == .deepDig && stored.tiles.map(\.item) == items)
         #expect(stored.unavailable.map(\.signal) == [.recommendations])
         #expect(stored.tiles[3].artworkPath == "wall-x-250.jpg")
         // "More" appends after what is shown; a new wall replaces it but keeps cached art.
         try db.saveWall(dial: .deepDig, items: Array(items[3...4]), unavailable: [], append: true)
-        #expect(try db.storedWall()?.tiles.count == 62)
+        #expect(try db.read(StoredWallRequest())?.tiles.count == 62)
         try db.saveWall(dial: .mystery, items: Array(items[0...5]), unavailable: [])
-        let replaced = try #require(try db.storedWall())
+        let replaced = try #require(try db.read(StoredWallRequest()))
         #expect(replaced.tiles.count == 6 && replaced.dial == .mystery && replaced.tiles[3].artworkStatus == .available)
     }
 }

@@ -29,7 +29,7 @@ struct RecommendationsMappingTests {
         defer { world.server.stop() }
         let source = RecommendationsSource(listenBrainz: world.listenBrainz(), database: world.database, coverArt: world.server.url("/caa"))
         _ = try await source.albums(WallSourceRequest(count: 30))  // 60 recordings → 20 albums, mapped and kept
-        let known = try world.database.cachedRecordingAlbums(try (0..<60).map { try MBID(ListenBrainzFixtures.mbid(0xd0, $0)) })
+        let known = try world.database.read(CachedRecordingAlbumsRequest(try (0..<60).map { try MBID(ListenBrainzFixtures.mbid(0xd0, $0)) }))
         try #require(!known.isEmpty)
 
         // The model now recommends those 60 and 30 new recordings.

@@ -26,7 +26,7 @@ struct SimilarArtistsTests {
     @Test func ratingAFavouriteStoresItsArtists() throws {
         let database = try AppDatabase.inMemory()
         try Self.rateFavourites(database)
-        let favourites = try database.favouriteArtists(limit: 10)
+        let favourites = try database.read(FavouriteArtistsRequest(limit: 10))
         #expect(Set(favourites.map(\.releaseGroup)) == [Self.mbid(0x10, 1), Self.mbid(0x10, 2)])
         #expect(favourites.first { $0.releaseGroup == Self.mbid(0x10, 1) }?.artists == [Self.mbid(0xa0, 1)])
         #expect(favourites.first { $0.releaseGroup == Self.mbid(0x10, 2) }?.artists == nil, "not looked up yet")
@@ -34,7 +34,7 @@ struct SimilarArtistsTests {
         try database.rate(RatedAlbum(releaseGroupID: Self.mbid(0x10, 1), title: "Known", artist: "A"), nil, feedback: false)
         try database.rate(RatedAlbum(releaseGroupID: Self.mbid(0x10, 1), title: "Known", artist: "A", artistIDs: [Self.mbid(0xa0, 1)]), .favourite, feedback: false)
         try database.setFavouriteArtists([Self.mbid(0x10, 2): []])
-        #expect(try database.favouriteArtists(limit: 10).first { $0.releaseGroup == Self.mbid(0x10, 2) }?.artists == [], "looked up, none")
+        #expect(try database.read(FavouriteArtistsRequest(limit: 10)).first { $0.releaseGroup == Self.mbid(0x10, 2) }?.artists == [], "looked up, none")
     }
 
     @Test func similarArtistsAlbumsComeFromTwoBatchedMusicBrainzRequestsPacedOnePerSecond() async throws {
@@ -59,7 +59,7 @@ struct SimilarArtistsTests {
         // MusicBrainz pacing held (virtual clock): the second search waited for its slot.
         #expect(world.clock.sleeps.contains { $0 >= 1.0 }, "\(world.clock.sleeps)")
         // The unknown artist was stored: the next time needs no lookup.
-        #expect(try world.database.favouriteArtists(limit: 10).allSatisfy { $0.artists?.isEmpty == false })
+        #expect(try world.database.read(FavouriteArtistsRequest(limit: 10)).allSatisfy { $0.artists?.isEmpty == false })
         _ = try await Self.feed(world, musicBrainz: musicBrainz).albums(count: 10)
         #expect(world.server.requests(path: "/ws/2/release-group").count == 3)
     }

@@ -53,12 +53,12 @@ struct WallDetailTests {
         #expect(try service.addToCrate(item, details: details) == id, "adding twice adds once")
         #expect(try service.addToCrate(item, details: nil) == id, "the release group is enough to know it")
 
-        let grid = try world.database.albums(sortedBy: .recentlyScanned)
+        let grid = try world.database.read(AllAlbumsRequest(sortedBy: .recentlyScanned))
         #expect(grid.count == 1 && grid.first?.scanCount == 0, "in the crate, without a photo scan")
         let stored = try #require(try world.database.album(id: id))
         #expect(stored.year == "1999" && stored.tracksStatus == .ok && stored.artworkStatus == .pending)
         #expect(try world.database.tracks(forAlbum: id).map(\.title) == ["Opening"])
-        #expect(try world.database.crateAlbumID(releaseGroupID: item.releaseGroupID) == id)
+        #expect(try world.database.read(CrateAlbumRequest(releaseGroupID: item.releaseGroupID)) == id)
         // The repair pass picks the art up like a scan's.
         #expect(try world.database.claimNextPendingDetails()?.album.id == id)
     }
@@ -132,16 +132,16 @@ struct WallDetailTests {
 
         await store.rateShown(.favourite, using: rate)
         #expect(store.state.value.rating == .favourite)
-        #expect(try world.database.albumRatings()[item.releaseGroupID] == .favourite)
+        #expect(try world.database.read(AlbumRatingsRequest())[item.releaseGroupID] == .favourite)
         await store.rateShown(.dislike, using: rate)
         #expect(store.state.value.rating == .dislike)
-        #expect(try world.database.albumRatings()[item.releaseGroupID] == .dislike, "one rating per album")
+        #expect(try world.database.read(AlbumRatingsRequest())[item.releaseGroupID] == .dislike, "one rating per album")
         #expect(!wall.state.value.tiles.contains { $0.item.releaseGroupID == item.releaseGroupID }, "gone from the wall at once")
         await store.rateShown(nil, using: rate)
         #expect(store.state.value.rating == nil)
-        #expect(try world.database.albumRatings()[item.releaseGroupID] == nil)
+        #expect(try world.database.read(AlbumRatingsRequest())[item.releaseGroupID] == nil)
         // Each change was queued for ListenBrainz (a token is set).
-        let outbox = try world.database.feedbackStatus()
+        let outbox = try world.database.read(FeedbackStatusRequest())
         #expect(outbox.pending + outbox.sent + outbox.failed + outbox.superseded == 3)
     }
 
@@ -158,6 +158,6 @@ struct WallDetailTests {
         let built = try await service.refresh(dial: .mixed, count: 30)
         #expect(built.items.isEmpty, "reported as kept")
         #expect(built.unavailable.count >= 4)
-        #expect(try world.database.storedWall()?.tiles.map(\.item.releaseGroupID) == old.map(\.releaseGroupID))
+        #expect(try world.database.read(StoredWallRequest())?.tiles.map(\.item.releaseGroupID) == old.map(\.releaseGroupID))
     }
 }

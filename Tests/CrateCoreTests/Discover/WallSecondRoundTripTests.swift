@@ -160,7 +160,7 @@ struct WallSecondRoundTripTests {
         let task = Task {
             try await service.refresh(dial: .mixed, count: 60) { ready in
                 // The wall is in the library before the second round trip answers.
-                let tiles = (try? database.storedWall()?.tiles.map(\.item)) ?? []
+                let tiles = (try? database.read(StoredWallRequest())?.tiles.map(\.item)) ?? []
                 Task { await stored.open(.success(tiles)) }
                 #expect(ready.pending == [.recommendations])
             }
@@ -170,7 +170,7 @@ struct WallSecondRoundTripTests {
         #expect(shown.filter { $0.signal == .recommendations }.count == 3)
         await gate.open(.success(Self.items(.recommendations, namespace: Self.namespace(of: .recommendations), 3..<100)))
         let finished = try await task.value
-        let after = try #require(try database.storedWall())
+        let after = try #require(try database.read(StoredWallRequest()))
         #expect(after.tiles.map(\.item) == finished.items)
         #expect(finished.counts[.recommendations] == 15)
     }
@@ -183,8 +183,8 @@ struct WallSecondRoundTripTests {
         try database.saveWall(dial: .mixed, items: more, unavailable: [], append: true)
         let finished = Self.items(.recommendations, namespace: 0x63, 0..<5)
         #expect(try database.replaceWall(expecting: first.map(\.releaseGroupID), with: finished, unavailable: []) == false)
-        #expect(try database.storedWall()?.tiles.map(\.item) == first + more)
+        #expect(try database.read(StoredWallRequest())?.tiles.map(\.item) == first + more)
         #expect(try database.replaceWall(expecting: (first + more).map(\.releaseGroupID), with: finished, unavailable: []))
-        #expect(try database.storedWall()?.tiles.map(\.item) == finished)
+        #expect(try database.read(StoredWallRequest())?.tiles.map(\.item) == finished)
     }
 }

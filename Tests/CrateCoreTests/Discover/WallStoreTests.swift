@@ -29,8 +29,8 @@ struct WallStoreTests {
         await store.setDial(.myCrate)
         #expect(store.state.value.dial == .myCrate)
         #expect(store.state.value.tiles.count == 60)
-        #expect(try world.database.storedWall()?.dial == .myCrate)
-        #expect(try world.database.wallDial() == .myCrate)
+        #expect(try world.database.read(StoredWallRequest())?.dial == .myCrate)
+        #expect(try world.database.read(WallDialRequest()) == .myCrate)
 
         await store.more()
         #expect(store.state.value.tiles.count == 120)
@@ -67,7 +67,7 @@ struct WallStoreTests {
         await store.loadCached()
         #expect(store.state.value.ratings[tile.item.releaseGroupID] == .favourite)
         #expect(store.state.value.tiles.contains { $0.item.releaseGroupID == tile.item.releaseGroupID })
-        let status = try world.database.feedbackStatus()
+        let status = try world.database.read(FeedbackStatusRequest())
         #expect(status.pending + status.sent + status.superseded == 2)
     }
 }

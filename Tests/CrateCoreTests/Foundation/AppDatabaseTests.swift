@@ -45,21 +45,21 @@ struct AppDatabaseTests {
         for i in 0..<5 {
             try db.saveScan(of: .sample("Album \(i)"), method: .vision, at: base.addingTimeInterval(Double(i) * 60))
         }
-        let all = try db.history()
+        let all = try db.read(HistoryPageRequest())
         #expect(all.map(\.album.title) == ["Album 4", "Album 3", "Album 2", "Album 1", "Album 0"])
-        let page = try db.history(limit: 2, offset: 1)
+        let page = try db.read(HistoryPageRequest(limit: 2, offset: 1))
         #expect(page.map(\.album.title) == ["Album 3", "Album 2"])
     }
 
     @Test func deleteAndRestoreAScan() throws {
         let db = try AppDatabase.inMemory()
         let entry = try db.saveScan(of: .sample(), method: .vision)
-        let storedTime = try #require(try db.history().first?.scan.scannedAt)
+        let storedTime = try #require(try db.read(HistoryPageRequest()).first?.scan.scannedAt)
         let removed = try #require(try db.deleteScan(id: entry.id))
-        #expect(try db.history().isEmpty)
+        #expect(try db.read(HistoryPageRequest()).isEmpty)
         #expect(try db.counts().albums == 1, "the album stays in the crate")
         try db.restoreScan(removed)
-        let restored = try db.history()
+        let restored = try db.read(HistoryPageRequest())
         #expect(restored.map(\.id) == [entry.id])
         #expect(restored.first?.scan.scannedAt == storedTime)
     }
@@ -100,7 +100,7 @@ struct AppDatabaseTests {
         }
         let reopened = try AppDatabase.open(paths: dir.paths)
         #expect(reopened.recoveryNotice == nil)
-        #expect(try reopened.history().count == 1)
+        #expect(try reopened.read(HistoryPageRequest()).count == 1)
         #expect(try reopened.schemaVersion() == AppDatabase.knownMigrations.last)
     }
 
@@ -114,7 +114,7 @@ struct AppDatabaseTests {
         let moved = dir.paths.databaseURL.path + ".damaged-20231114-221320"
         #expect(notice.contains(moved))
         #expect(FileManager.default.contents(atPath: moved) == Data("this is not a database, just some text".utf8))
-        #expect(try db.history().isEmpty)
+        #expect(try db.read(HistoryPageRequest()).isEmpty)
         try db.saveScan(of: .sample(), method: .vision)
     }
 
@@ -132,7 +132,7 @@ struct AppDatabaseTests {
         try handle.close()
         let db = try AppDatabase.open(paths: dir.paths)
         #expect(db.recoveryNotice != nil)
-        #expect(try db.history().isEmpty)
+        #expect(try db.read(HistoryPageRequest()).isEmpty)
         let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.paths.dataDirectory.path)
         #expect(siblings.contains { $0.hasPrefix("crate.sqlite.damaged-") })
     }
@@ -159,7 +159,7 @@ struct AppDatabaseTests {
         let before = try Data(contentsOf: dir.paths.databaseURL)
         let db = try AppDatabase.open(paths: dir.paths)
         #expect(db.isReadOnly)
-        #expect(try db.history().count == 1, "reading still works")
+        #expect(try db.read(HistoryPageRequest()).count == 1, "reading still works")
         #expect(throws: CrateError.databaseReadOnly) { try db.saveScan(of: .sample(), method: .vision) }
         #expect(throws: CrateError.databaseReadOnly) { try db.deleteScan(id: 1) }
         let after = try Data(contentsOf: dir.paths.databaseURL)
@@ -189,12 +189,12 @@ struct HistoryKeysetTests {
         var seen: [Int64] = []
         var last: Scan?
         repeat {
-            let page = try db.history(limit: 3, after: last)
+            let page = try db.read(HistoryPageRequest(limit: 3, after: last))
             seen += page.map(\.id)
             last = page.last?.scan
             if page.count < 3 { break }
         } while true
-        #expect(seen == (try db.history(limit: 100)).map(\.id))
+        #expect(seen == (try db.read(HistoryPageRequest(limit: 100))).map(\.id))
         #expect(Set(seen).count == 7)
     }
 }

@@ -36,7 +36,7 @@ struct HistoryStoreTests {
         await store.delete(scanID: removed.id)
         #expect(store.state.value.entries.map(\.id) == [kept.id])
         #expect(store.state.value.undoableDeletion?.id == removed.id)
-        #expect(try db.history().count == 1, "the delete reached the database")
+        #expect(try db.read(HistoryPageRequest()).count == 1, "the delete reached the database")
 
         await store.undoDelete()
         #expect(store.state.value.entries.map(\.id) == [removed.id, kept.id])

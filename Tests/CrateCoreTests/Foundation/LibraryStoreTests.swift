@@ -47,14 +47,14 @@ struct LibraryStoreTests {
 
     @Test func searchMatchesArtistTitleLabelAndGenreByPrefix() async throws {
         let db = try seeded()
-        #expect(try db.albums(sortedBy: .title, matching: "kind").map(\.album.title) == ["Kind of Blue"])
-        #expect(try db.albums(sortedBy: .title, matching: "beat").map(\.album.title) == ["Abbey Road"])
-        #expect(try db.albums(sortedBy: .title, matching: "southern lord").map(\.album.title) == ["Black One"])
-        #expect(try db.albums(sortedBy: .title, matching: "modal").map(\.album.title) == ["Kind of Blue"])
-        #expect(try db.albums(sortedBy: .title, matching: "bjork").map(\.album.title) == ["Homogenic"], "accents fold")
-        #expect(try db.albums(sortedBy: .title, matching: "sunn o)))").map(\.album.title) == ["Black One"], "punctuation is not FTS syntax")
-        #expect(try db.albums(sortedBy: .title, matching: ")))").isEmpty)
-        #expect(try db.albums(sortedBy: .title, matching: "\"unbalanced").isEmpty)
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "kind")).map(\.album.title) == ["Kind of Blue"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "beat")).map(\.album.title) == ["Abbey Road"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "southern lord")).map(\.album.title) == ["Black One"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "modal")).map(\.album.title) == ["Kind of Blue"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "bjork")).map(\.album.title) == ["Homogenic"], "accents fold")
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "sunn o)))")).map(\.album.title) == ["Black One"], "punctuation is not FTS syntax")
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: ")))")).isEmpty)
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "\"unbalanced")).isEmpty)
     }
 
     @Test func searchIndexFollowsUpdatesAndDeletes() throws {
@@ -62,8 +62,8 @@ struct LibraryStoreTests {
         let mbid = "7ec069c0-4424-3169-8ed0-d5e2473e0e84"
         try db.saveScan(of: Album(musicBrainzReleaseID: mbid, title: "Rumours", artist: "Fleetwood Mac"), method: .vision)
         try db.saveScan(of: Album(musicBrainzReleaseID: mbid, title: "Rumours", artist: "Fleetwood Mac", label: "Warner Bros."), method: .vision)
-        #expect(try db.albums(sortedBy: .title, matching: "warner").map(\.album.title) == ["Rumours"])
-        #expect(try db.albums(sortedBy: .title, matching: "rumours").first?.scanCount == 2)
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "warner")).map(\.album.title) == ["Rumours"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "rumours")).first?.scanCount == 2)
     }
 
     @Test func storeSearchAndSelection() async throws {
@@ -89,6 +89,6 @@ struct LibraryRatingSortTests {
             try db.saveReview(Review(key: ReviewKey.make(artist: artist, title: title), summary: "S.", bullets: ["a", "b", "c"], rating: rating,
                                      recommendation: "Essential Classic", tier: 1, keyTracks: ["x", "y", "z"], provider: "p", model: "m", promptVersion: "review-v1", usedSearch: false))
         }
-        #expect(try db.albums(sortedBy: .rating).map(\.album.title) == ["Kind of Blue", "Homogenic", "Abbey Road", "Unreviewed"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .rating)).map(\.album.title) == ["Kind of Blue", "Homogenic", "Abbey Road", "Unreviewed"])
     }
 }

@@ -31,22 +31,22 @@ struct NaturalSortTests {
     @Test func titleAndArtistSortsAreNatural() throws {
         let db = try crate([("Demo Album 972", "Demo Artist 10", nil), ("Demo Album 96", "Demo Artist 9", nil),
                             ("demo album 934", "demo artist 100", nil), ("Démo Album 5", "Demo Artist 2", nil)])
-        #expect(try db.albums(sortedBy: .title).map(\.album.title) == ["Démo Album 5", "Demo Album 96", "demo album 934", "Demo Album 972"])
-        #expect(try db.albums(sortedBy: .artist).map(\.album.artist) == ["Demo Artist 2", "Demo Artist 9", "Demo Artist 10", "demo artist 100"])
-        #expect(try db.albums(sortedBy: .title, reversed: true).map(\.album.title) == ["Demo Album 972", "demo album 934", "Demo Album 96", "Démo Album 5"])
-        #expect(try db.albums(sortedBy: .title, matching: "demo").count == 4)
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title)).map(\.album.title) == ["Démo Album 5", "Demo Album 96", "demo album 934", "Demo Album 972"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.artist) == ["Demo Artist 2", "Demo Artist 9", "Demo Artist 10", "demo artist 100"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, reversed: true)).map(\.album.title) == ["Demo Album 972", "demo album 934", "Demo Album 96", "Démo Album 5"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .title, matching: "demo")).count == 4)
     }
 
     @Test func yearSortKeepsUndatedLastInBothDirections() throws {
         let db = try crate([("B", "X", "1977"), ("A", "X", nil), ("C", "X", "1959"), ("D", "X", "2001"), ("E", "X", "")])
-        #expect(try db.albums(sortedBy: .year).map(\.album.title) == ["C", "B", "D", "A", "E"])
-        #expect(try db.albums(sortedBy: .year, reversed: true).map(\.album.title) == ["D", "B", "C", "A", "E"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .year)).map(\.album.title) == ["C", "B", "D", "A", "E"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .year, reversed: true)).map(\.album.title) == ["D", "B", "C", "A", "E"])
     }
 
     @Test func recentSortReverses() throws {
         let db = try crate([("First", "X", nil), ("Second", "X", nil), ("Third", "X", nil)])
-        #expect(try db.albums(sortedBy: .recentlyScanned).map(\.album.title) == ["Third", "Second", "First"])
-        #expect(try db.albums(sortedBy: .recentlyScanned, reversed: true).map(\.album.title) == ["First", "Second", "Third"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .recentlyScanned)).map(\.album.title) == ["Third", "Second", "First"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .recentlyScanned, reversed: true)).map(\.album.title) == ["First", "Second", "Third"])
     }
 
     @MainActor

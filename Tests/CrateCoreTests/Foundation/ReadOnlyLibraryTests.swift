@@ -42,7 +42,7 @@ struct ReadOnlyLibraryTests {
         do {
             let db = try AppDatabase.open(paths: dir.paths)
             #expect(db.isReadOnly)
-            #expect(try db.history().count == 1)
+            #expect(try db.read(HistoryPageRequest()).count == 1)
             let during = try Snapshot(dir.paths.databaseURL)
             #expect(during == before, "nothing written while open: \(during.database.count) \(before.database.count) \(String(describing: during.databaseModified)) \(String(describing: before.databaseModified)) wal \(during.wal.count) \(before.wal.count)")
             #expect(throws: CrateError.databaseReadOnly) { try db.saveScan(of: .sample(), method: .vision) }
@@ -62,7 +62,7 @@ struct ReadOnlyLibraryTests {
         do {
             let db = try AppDatabase.open(paths: dir.paths)
             #expect(db.isReadOnly)
-            #expect(try db.history().count == 1, "the scan still only in the WAL is read")
+            #expect(try db.read(HistoryPageRequest()).count == 1, "the scan still only in the WAL is read")
         }
         #expect(try Snapshot(dir.paths.databaseURL) == before)
         _ = newer

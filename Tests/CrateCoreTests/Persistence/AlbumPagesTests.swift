@@ -22,7 +22,7 @@ struct AlbumPagesTests {
         var all: [AlbumSummary] = []
         var offset = 0
         while offset < listing.count {
-            let page = try db.albumPage(of: listing, offset: offset, limit: size)
+            let page = try db.read(AlbumPageRequest(of: listing, offset: offset, limit: size))
             #expect(!page.isEmpty)
             all += page
             offset += page.count
@@ -34,8 +34,8 @@ struct AlbumPagesTests {
     func pagesMatchTheWholeOrder(sort: AlbumSort) throws {
         let db = try seeded(47)
         for reversed in [false, true] {
-            let whole = try db.albums(sortedBy: sort, reversed: reversed)
-            let listing = try db.albumListing(sortedBy: sort, reversed: reversed)
+            let whole = try db.read(AllAlbumsRequest(sortedBy: sort, reversed: reversed))
+            let listing = try db.read(AlbumListingRequest(sortedBy: sort, reversed: reversed))
             #expect(listing.count == 47)
             #expect(listing.orderedIDs == nil || listing.orderedIDs == whole.map(\.id))
             let paged = try pages(db, listing, size: 10)
@@ -47,12 +47,12 @@ struct AlbumPagesTests {
 
     @Test func searchCountsAndPagesOnlyTheMatches() throws {
         let db = try seeded(30)
-        let listing = try db.albumListing(sortedBy: .recentlyScanned, matching: "jazz")
+        let listing = try db.read(AlbumListingRequest(sortedBy: .recentlyScanned, matching: "jazz"))
         #expect(listing.count == 15)
-        #expect(try pages(db, listing, size: 4).map(\.id) == db.albums(sortedBy: .recentlyScanned, matching: "jazz").map(\.id))
-        let none = try db.albumListing(sortedBy: .artist, matching: ")))")
+        #expect(try pages(db, listing, size: 4).map(\.id) == db.read(AllAlbumsRequest(sortedBy: .recentlyScanned, matching: "jazz")).map(\.id))
+        let none = try db.read(AlbumListingRequest(sortedBy: .artist, matching: ")))"))
         #expect(none.count == 0)
-        #expect(try db.albumPage(of: none, offset: 0, limit: 10).isEmpty)
+        #expect(try db.read(AlbumPageRequest(of: none, offset: 0, limit: 10)).isEmpty)
     }
 
     @Test func lastScanFollowsScansAddedAndDeleted() throws {
@@ -61,12 +61,12 @@ struct AlbumPagesTests {
         try db.saveScan(of: oldAlbum, method: .vision, at: Date(timeIntervalSince1970: 100))
         try db.saveScan(of: Album(musicBrainzReleaseID: "0b8a5c1e-54a5-4a8d-9b5e-3f2c6f1d0a02", title: "New", artist: "B"), method: .vision, at: Date(timeIntervalSince1970: 200))
         func order() throws -> [String] {
-            try db.albumPage(of: db.albumListing(sortedBy: .recentlyScanned), offset: 0, limit: 10).map(\.album.title)
+            try db.read(AlbumPageRequest(of: db.read(AlbumListingRequest(sortedBy: .recentlyScanned)), offset: 0, limit: 10)).map(\.album.title)
         }
         #expect(try order() == ["New", "Old"])
         let again = try db.saveScan(of: oldAlbum, method: .vision, at: Date(timeIntervalSince1970: 300))
         #expect(try order() == ["Old", "New"])
-        #expect(try db.albumListing(sortedBy: .recentlyScanned).count == 2)
+        #expect(try db.read(AlbumListingRequest(sortedBy: .recentlyScanned)).count == 2)
         _ = try db.deleteScan(id: again.id)
         #expect(try order() == ["New", "Old"], "deleting the newest scan moves the album back")
     }
@@ -74,10 +74,10 @@ struct AlbumPagesTests {
     @Test func pagesPastTheEndAreEmpty() throws {
         let db = try seeded(5)
         for sort in [AlbumSort.recentlyScanned, .title] {
-            let listing = try db.albumListing(sortedBy: sort)
-            #expect(try db.albumPage(of: listing, offset: 5, limit: 10).isEmpty)
-            #expect(try db.albumPage(of: listing, offset: 3, limit: 10).count == 2)
-            #expect(try db.albumIDs(of: listing, offset: 1, limit: 2) == db.albumPage(of: listing, offset: 1, limit: 2).map(\.id))
+            let listing = try db.read(AlbumListingRequest(sortedBy: sort))
+            #expect(try db.read(AlbumPageRequest(of: listing, offset: 5, limit: 10)).isEmpty)
+            #expect(try db.read(AlbumPageRequest(of: listing, offset: 3, limit: 10)).count == 2)
+            #expect(try db.read(AlbumIDsRequest(of: listing, offset: 1, limit: 2)) == db.read(AlbumPageRequest(of: listing, offset: 1, limit: 2)).map(\.id))
         }
     }
 }

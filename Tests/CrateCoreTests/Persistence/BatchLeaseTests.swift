@@ -114,7 +114,7 @@ struct BatchLeaseTests {
             DispatchQueue.concurrentPerform(iterations: 6) { _ in
                 do {
                     let db = try AppDatabase.open(paths: paths)
-                    _ = try db.history()
+                    _ = try db.read(HistoryPageRequest())
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }

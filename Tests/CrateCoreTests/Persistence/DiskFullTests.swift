@@ -46,7 +46,7 @@ struct DiskFullTests {
         #expect(try db.counts() == before)
         let orphans = try db.orphanCounts()
         #expect(orphans.scansWithoutAlbum == 0 && orphans.albumsWithoutArtworkStatus == 0)
-        #expect(try db.history().map(\.album.title) == ["Tusk"], "reads keep working")
+        #expect(try db.read(HistoryPageRequest()).map(\.album.title) == ["Tusk"], "reads keep working")
         #expect(try db.integrityCheck() == ["ok"])
 
         // And once there is room again, the same connection saves normally.

@@ -19,7 +19,7 @@ struct FullDiskReadTests {
 
         let database = try AppDatabase.open(paths: directory.paths)
         #expect(database.readOnlyReason == .diskFull(directory.paths.dataDirectory.path))
-        #expect(try database.history().map(\.album.title) == ["Tusk"])
+        #expect(try database.read(HistoryPageRequest()).map(\.album.title) == ["Tusk"])
         #expect(database.readOnlyNotice?.contains("is full") == true)
         #expect(throws: CrateError.diskFull(path: directory.paths.dataDirectory.path)) {
             try database.saveScan(of: Album(title: "Rumours", artist: "Fleetwood Mac"), method: .vision)

@@ -27,7 +27,7 @@ struct ScanCandidateTests {
         #expect(stored.map(\.score) == [0.8, 0.6])
         #expect(stored[1].album.label == "Warner")
         #expect(stored[1].album.musicBrainzReleaseID == deluxe.musicBrainzReleaseID)
-        #expect(try db.albums(sortedBy: .artist).map(\.album.title) == ["Rumours"], "runners-up are not albums of the crate")
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title) == ["Rumours"], "runners-up are not albums of the crate")
     }
 
     @Test func deletingAScanDeletesItsCandidates() throws {
@@ -75,7 +75,7 @@ struct ScanCandidateTests {
         try db.replaceScan(id: wrong.scan.id!, with: live)
         #expect(try db.album(id: wrong.album.id!) == nil, "left with no scans")
         #expect(try db.tracks(forAlbum: wrong.album.id!).isEmpty)
-        #expect(try db.albums(sortedBy: .artist, matching: "Rumours").map(\.album.title) == ["Rumours (Live)"])
+        #expect(try db.read(AllAlbumsRequest(sortedBy: .artist, matching: "Rumours")).map(\.album.title) == ["Rumours (Live)"])
     }
 
     @Test func replacingOneOfSeveralScansKeepsTheAlbum() throws {
@@ -84,7 +84,7 @@ struct ScanCandidateTests {
         let wrong = try db.saveScan(of: rumours, method: .vision, at: Date(timeIntervalSince1970: 2))
         try db.replaceScan(id: wrong.scan.id!, with: live)
         #expect(try db.album(id: wrong.album.id!) != nil, "another scan still points at it")
-        #expect(try db.scans(ofAlbum: wrong.album.id!).count == 1)
+        #expect(try db.read(AlbumScansRequest(albumID: wrong.album.id!)).count == 1)
     }
 
     @Test func replacingAMissingScanChangesNothing() throws {
@@ -93,7 +93,7 @@ struct ScanCandidateTests {
         #expect(throws: CrateError.notFound("The scan to replace")) {
             try db.replaceScan(id: entry.scan.id! + 1, with: live)
         }
-        #expect(try db.history().map(\.album.title) == ["Rumours"])
+        #expect(try db.read(HistoryPageRequest()).map(\.album.title) == ["Rumours"])
         #expect(try db.counts().albums == 1)
     }
 

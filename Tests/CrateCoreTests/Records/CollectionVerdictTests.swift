@@ -72,9 +72,9 @@ struct CollectionVerdictTests {
         #expect(try db.want(albumID: albumID, at: when.addingTimeInterval(60)) == when)
         let was = try db.unwant(albumID: albumID)
         #expect(was == when)
-        #expect(try db.collectionState(albumID: albumID).wantedAt == nil)
+        #expect(try db.read(CollectionStateRequest(albumID: albumID)).wantedAt == nil)
         try db.restoreWanted(albumID: albumID, wantedAt: was)
-        #expect(try db.collectionState(albumID: albumID).wantedAt == when)
+        #expect(try db.read(CollectionStateRequest(albumID: albumID)).wantedAt == when)
         try db.own(albumID: albumID, format: "CD")
         #expect(try db.verdict(for: entry.album).kind == .owned)
     }
@@ -89,7 +89,7 @@ struct CollectionVerdictTests {
         let removed = try #require(try db.unown(albumID: albumID))
         #expect(removed == second)
         try db.restoreCopy(removed)
-        #expect(try db.collectionState(albumID: albumID).copies == [first, second])
+        #expect(try db.read(CollectionStateRequest(albumID: albumID)).copies == [first, second])
         #expect(try db.unown(albumID: albumID, copyID: first.id) == first)
         #expect(try db.unown(albumID: albumID, copyID: 999) == nil)
     }
@@ -106,10 +106,10 @@ struct CollectionVerdictTests {
         try db.own(albumID: ids[1])
         try db.want(albumID: ids[1])
         try db.want(albumID: ids[2])
-        #expect(try db.collectionCounts() == CollectionCounts(seen: 5, owned: 2, wanted: 2))
-        #expect(try Set(db.collectionAlbums(.owned).compactMap(\.id)) == [ids[0], ids[1]])
-        #expect(try Set(db.collectionAlbums(.wanted).compactMap(\.id)) == [ids[1], ids[2]])
-        #expect(try db.collectionAlbums(.seen).count == 5)
+        #expect(try db.read(CollectionCountsRequest()) == CollectionCounts(seen: 5, owned: 2, wanted: 2))
+        #expect(try Set(db.read(CollectionAlbumsRequest(.owned)).compactMap(\.id)) == [ids[0], ids[1]])
+        #expect(try Set(db.read(CollectionAlbumsRequest(.wanted)).compactMap(\.id)) == [ids[1], ids[2]])
+        #expect(try db.read(CollectionAlbumsRequest(.seen)).count == 5)
     }
 
     @Test func anOwnedAlbumStaysWhenItsOnlyScanIsSwitchedAway() throws {

@@ -110,10 +110,10 @@ struct PressingsTests {
         #expect(switched.artworkPath != "old.jpg" && switched.artworkPath?.contains(F.cd) == true)
         #expect(try h.database.coverHash(forAlbum: albumID)?.pHash != 1)
         // What the user owns, wants and scanned stays with the album; the copy is still the vinyl.
-        let state = try h.database.collectionState(albumID: albumID)
+        let state = try h.database.read(CollectionStateRequest(albumID: albumID))
         #expect(state.copies.map(\.releaseID) == [F.vinyl] && state.copies.first?.note == "gatefold")
         #expect(state.wantedAt == Date(timeIntervalSince1970: 1_000_000))
-        #expect(try h.database.history().filter { $0.album.id == albumID }.count == 1)
+        #expect(try h.database.read(HistoryPageRequest()).filter { $0.album.id == albumID }.count == 1)
     }
 
     @Test func withoutArtTheSwitchLeavesTheCoverPendingAndNoStaleHash() async throws {
@@ -154,10 +154,10 @@ struct PressingsTests {
 
         #expect(switched.id == otherID && switched.artworkPath == "cd.jpg")
         #expect(try h.database.album(id: albumID) == nil)
-        let state = try h.database.collectionState(albumID: otherID)
+        let state = try h.database.read(CollectionStateRequest(albumID: otherID))
         #expect(Set(state.copies.compactMap(\.format)) == ["12\" Vinyl", "CD"])
         #expect(state.wantedAt == Date(timeIntervalSince1970: 1_000_000))
-        #expect(try h.database.history().filter { $0.album.id == otherID }.count == 2)
+        #expect(try h.database.read(HistoryPageRequest()).filter { $0.album.id == otherID }.count == 2)
         #expect(try h.database.tracks(forAlbum: otherID).map(\.title) == F.cdTracks)
     }
 
@@ -185,7 +185,7 @@ struct PressingsTests {
         #expect(try h.database.tracks(forAlbum: albumID) == tracksBefore)
         #expect(try h.database.releaseFacts(albumID: albumID) == factsBefore)
         #expect(try h.database.coverHash(forAlbum: albumID)?.pHash == 1)
-        #expect(try h.database.collectionState(albumID: albumID).copies.count == 1)
+        #expect(try h.database.read(CollectionStateRequest(albumID: albumID)).copies.count == 1)
     }
 
     @Test func anAlbumWithoutAReleaseGroupHasNoPressings() async throws {

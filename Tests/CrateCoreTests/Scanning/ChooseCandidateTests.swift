@@ -20,8 +20,8 @@ struct ChooseCandidateTests {
         let (pipeline, database, directory) = try offlinePipeline()
         let wrong = try database.saveScan(of: rumours, method: .vision)
         let chosen = try await pipeline.choose(tusk, replacing: wrong.scan.id!)
-        #expect(try database.albums(sortedBy: .artist).map(\.album.title) == ["Tusk"], "Rumours had no scan left")
-        #expect(try database.history().map(\.album.title) == ["Tusk"])
+        #expect(try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title) == ["Tusk"], "Rumours had no scan left")
+        #expect(try database.read(HistoryPageRequest()).map(\.album.title) == ["Tusk"])
         #expect(chosen.candidates.map(\.title) == ["Rumours"], "the first answer is offered back")
         #expect(try database.candidates(forScan: chosen.entry.id).map(\.album.title) == ["Rumours"], "and saved with the new scan")
         _ = directory
@@ -32,8 +32,8 @@ struct ChooseCandidateTests {
         try database.saveScan(of: rumours, method: .vision, at: Date(timeIntervalSince1970: 1))
         let wrong = try database.saveScan(of: rumours, method: .vision, at: Date(timeIntervalSince1970: 2))
         _ = try await pipeline.choose(tusk, replacing: wrong.scan.id!)
-        #expect(try database.albums(sortedBy: .artist).map(\.album.title).sorted() == ["Rumours", "Tusk"])
-        #expect(try database.history().map(\.album.title) == ["Tusk", "Rumours"])
+        #expect(try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title).sorted() == ["Rumours", "Tusk"])
+        #expect(try database.read(HistoryPageRequest()).map(\.album.title) == ["Tusk", "Rumours"])
         _ = directory
     }
 
@@ -48,8 +48,8 @@ struct ChooseCandidateTests {
             _ = try await pipeline.choose(tusk, replacing: wrong.scan.id!)
             Issue.record("the switch should have failed")
         } catch {}
-        #expect(try database.history().map(\.scan.id) == [wrong.scan.id], "the original scan is still there")
-        #expect(try database.albums(sortedBy: .artist).map(\.album.title) == ["Rumours"])
+        #expect(try database.read(HistoryPageRequest()).map(\.scan.id) == [wrong.scan.id], "the original scan is still there")
+        #expect(try database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title) == ["Rumours"])
         _ = directory
     }
 }

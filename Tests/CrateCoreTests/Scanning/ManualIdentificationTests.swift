@@ -35,7 +35,7 @@ struct ManualIdentificationTests {
         await #expect(throws: ManualIdentificationError.offline) {
             try await pipeline.candidates(for: ManualIdentification(artist: "Fleetwood Mac", title: "Rumours"))
         }
-        #expect(try h.database.history().isEmpty)
+        #expect(try h.database.read(HistoryPageRequest()).isEmpty)
     }
 
     @Test func theChosenReleaseIsSavedAsAManualScanWithItsDetails() async throws {
@@ -60,15 +60,15 @@ struct ManualIdentificationTests {
         try h.database.enqueueBatch(paths: [photo.path])
         let item = try #require(try h.database.claimBatchItem(path: photo.path))
         try h.database.failBatchItem(id: item.id ?? -1, error: ScanFailure.notIdentified.message)
-        let unscanned = try #require(try h.database.unscannedPhotos().first)
+        let unscanned = try #require(try h.database.read(UnscannedPhotosRequest()).first)
 
         let pipeline = h.pipeline(identifier: nil)
         let chosen = try #require(try await pipeline.candidates(for: ManualIdentification(artist: "Fleetwood Mac", title: "Rumours")).first)
         let result = try await pipeline.identify(as: chosen.album, unscannedPhoto: unscanned.id)
         #expect(result.entry.scan.method == .manual)
-        #expect(try h.database.unscannedPhotos().isEmpty)
+        #expect(try h.database.read(UnscannedPhotosRequest()).isEmpty)
         // Saved once: a second try on the same photo is refused, nothing added.
         await #expect(throws: BatchQueueError.notPending(path: photo.path)) { try await pipeline.identify(as: chosen.album, unscannedPhoto: unscanned.id) }
-        #expect(try h.database.history().count == 1)
+        #expect(try h.database.read(HistoryPageRequest()).count == 1)
     }
 }

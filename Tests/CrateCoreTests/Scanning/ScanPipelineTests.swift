@@ -198,9 +198,9 @@ struct ScanPipelineTests {
         let chosen = try await pipeline.choose(other, replacing: first.entry.id)
         #expect(chosen.entry.album.title == "Tusk")
         #expect(chosen.entry.scan.method == .manual)
-        let history = try h.database.history()
+        let history = try h.database.read(HistoryPageRequest())
         #expect(history.map(\.album.title) == ["Tusk"], "the wrong scan is gone, the chosen one saved")
-        #expect(try h.database.albums(sortedBy: .artist).map(\.album.title) == ["Tusk"], "the wrong album left the crate")
+        #expect(try h.database.read(AllAlbumsRequest(sortedBy: .artist)).map(\.album.title) == ["Tusk"], "the wrong album left the crate")
     }
 }
 

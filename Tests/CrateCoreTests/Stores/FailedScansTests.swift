@@ -138,13 +138,13 @@ struct FailedScansTests {
         // Still offline: trying again keeps it waiting, with one row in History.
         await model.retryWaiting()
         await model.scans.waitUntilIdle()
-        #expect(try database.unscannedPhotos().count == 1)
+        #expect(try database.read(UnscannedPhotosRequest()).count == 1)
 
         scanner.online.store(true, ordering: .relaxed)
         await model.retryWaiting()
         await model.scans.waitUntilIdle()
         #expect(try database.counts().scans == 1)
-        #expect(try database.unscannedPhotos().isEmpty)
+        #expect(try database.read(UnscannedPhotosRequest()).isEmpty)
         #expect(try database.waitingPhotos().isEmpty)
     }
 
@@ -215,7 +215,7 @@ struct FailedScansTests {
         await model.retry(unscannedPhotoIDs: [retried.id])
         await model.scans.waitUntilIdle()
         #expect(try database.batchItems().count == 1)
-        #expect(try database.unscannedPhotos().map(\.name) == ["unknown2.jpg"])
+        #expect(try database.read(UnscannedPhotosRequest()).map(\.name) == ["unknown2.jpg"])
         #expect(try database.batchItems().first?.attempts == 1)
     }
 
@@ -229,7 +229,7 @@ struct FailedScansTests {
         model.scans.replaceScanner(QueuedScanner(queue: BatchQueue(database: database), scanner: model.services.makeScanPipeline()))
         model.scan(files: [photo])
         await model.scans.waitUntilIdle()
-        #expect(try database.unscannedPhotos().map(\.waits) == [false], "no provider: not identified")
+        #expect(try database.read(UnscannedPhotosRequest()).map(\.waits) == [false], "no provider: not identified")
 
         // When Preferences stores a key for a provider (here one that cannot be reached)
         let queueChanges = ChangeCounter(database.changes(in: [BatchItem.databaseTableName]))
@@ -241,10 +241,10 @@ struct FailedScansTests {
 
         // Then the photo is scanned again at once: now it waits for the network, not failed
         let retried = await waitUntil(queueChanges) {
-            (try? database.unscannedPhotos().map(\.waits)) == [true]
+            (try? database.read(UnscannedPhotosRequest()).map(\.waits)) == [true]
         }
         await model.scans.waitUntilIdle()
         #expect(retried != nil)
-        #expect(try database.unscannedPhotos().first?.reason.contains("could not reach Anthropic") == true)
+        #expect(try database.read(UnscannedPhotosRequest()).first?.reason.contains("could not reach Anthropic") == true)
     }
 }

@@ -27,10 +27,10 @@ struct HistoryUndoTests {
             #expect(history.state.value.entries.contains { $0.id == target.id }, "round \(round): the scan is back at once")
             #expect(history.state.value.errorMessage == nil)
             // Whatever reloads were in flight, the list settles with every scan, in order.
-            let settled = await waitUntil(history.state) { history.state.value.entries.map(\.id) == (try? database.history().map(\.id)) && history.state.value.entries.count == 5 }
+            let settled = await waitUntil(history.state) { history.state.value.entries.map(\.id) == (try? database.read(HistoryPageRequest()).map(\.id)) && history.state.value.entries.count == 5 }
             #expect(settled != nil, "round \(round): the list settled without the restored scan")
         }
-        #expect(try database.history().count == 5)
+        #expect(try database.read(HistoryPageRequest()).count == 5)
     }
 
     @Test func undoTwiceRestoresOnce() async throws {
@@ -42,6 +42,6 @@ struct HistoryUndoTests {
         await history.undoDelete(entry)
         await history.undoDelete(entry)
         #expect(history.state.value.errorMessage == nil)
-        #expect(try database.history().count == 1)
+        #expect(try database.read(HistoryPageRequest()).count == 1)
     }
 }

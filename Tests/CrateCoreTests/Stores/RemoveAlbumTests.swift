@@ -72,7 +72,7 @@ struct RemoveAlbumTests {
         #expect(library.state.value.undoableRemoval == nil)
         #expect(library.state.value.total == 2)
         #expect(try Self.dump(database) == before, "every row back as it was")
-        #expect(try database.albumListing(sortedBy: .title, matching: "Blue Train").count == 1, "searchable again")
+        #expect(try database.read(AlbumListingRequest(sortedBy: .title, matching: "Blue Train")).count == 1, "searchable again")
         // A second Undo (toast and Ctrl+Z) restores once.
         #expect(await library.undoRemoval(removed))
         #expect(try Self.dump(database) == before)
@@ -98,7 +98,7 @@ struct RemoveAlbumTests {
         try window.restoreAlbum(removed)
         #expect(await waitUntil(watcher.state) { watcher.state.value.total == 2 } != nil, "and come back")
         #expect(try cli.album(id: albumID)?.title == "Blue Train")
-        #expect(try cli.history().filter { $0.album.id == albumID }.count == 2)
+        #expect(try cli.read(HistoryPageRequest()).filter { $0.album.id == albumID }.count == 2)
     }
 
     @Test func undoAfterTheAlbumWasScannedAgainSaysSoAndChangesNothing() async throws {

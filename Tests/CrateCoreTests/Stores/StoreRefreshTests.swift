@@ -92,7 +92,7 @@ struct StoreRefreshTests {
         let gate = PageReadGate(holding: [2])  // Read 1 is the initial load; read 2 is held.
         history.readPage = { limit, after in
             await gate.enter()
-            return try db.history(limit: limit, after: after)
+            return try db.read(HistoryPageRequest(limit: limit, after: after))
         }
         history.start()
         #expect(await waitUntil(history.state) { history.state.value.phase == .loaded } != nil)
@@ -114,7 +114,7 @@ struct StoreRefreshTests {
         let history = HistoryStore(database: db)
         let gate = PageReadGate(holding: [1])
         history.readPage = { limit, after in
-            let entries = try db.history(limit: limit, after: after)  // Read now, deliver late.
+            let entries = try db.read(HistoryPageRequest(limit: limit, after: after))  // Read now, deliver late.
             await gate.enter()
             return entries
         }
