@@ -23,6 +23,10 @@ extension CrateApplication {
         let monitor = window?.photoFolder
         let page = PhotoFolderPage(store: store.photos)
         store.photos.onChanged = { [weak monitor] in monitor?.settingsChanged() }
+        // Each run may set photos aside: the page's list is read again.
+        if let token = monitor?.lastRun.subscribe({ [weak photos = store.photos] _ in Task { await photos?.refreshSetAside() } }) {
+            GObjectScope.of(page.widget).keepAlive(token)
+        }
         adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(page.widget))
     }
 }
