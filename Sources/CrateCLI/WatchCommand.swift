@@ -149,6 +149,6 @@ private final class WatchTally: Sendable {
 
     var summary: String {
         let counts = self.counts.withLock { $0 }
-        return "\(counts.scanned) scanned, \(counts.setAside) set aside, \(counts.duplicates) duplicates skipped."
+        return "\(counts.scanned) scanned, \(counts.setAside) set aside, \(counts.duplicates) skipped (the same bytes were taken before)."
     }
 }

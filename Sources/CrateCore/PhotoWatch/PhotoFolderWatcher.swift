@@ -82,8 +82,13 @@ public final class PhotoFolderWatcher: Sendable {
         var pass = PhotoWatchPass(waiting: waiting)
         for path in finished {
             guard let look = looks[path] else { continue }
+            // An unreadable file is left alone until it changes (no retry every tick).
+            guard let hash = try? ContentHash.sha256(of: URL(fileURLWithPath: path)) else {
+                state.withLock { $0.handled[path] = look }
+                continue
+            }
             // Hashed, then looked at again: a file that changed while it was read waits once more.
-            guard let hash = try? ContentHash.sha256(of: URL(fileURLWithPath: path)), Self.look(at: path) == look else {
+            guard Self.look(at: path) == look else {
                 pass.waiting += 1
                 continue
             }

@@ -185,4 +185,20 @@ struct PhotoFolderWatcherTests {
         #expect(aside.first?.reason == ScanFailure.notIdentified.message)
         #expect(try await scanner.scan(arrivals) { _ in } == 0, "a finished photo is never scanned again")
     }
+
+    @Test func anUnreadablePhotoIsLeftAloneUntilItChanges() throws {
+        guard getuid() != 0 else { return }  // root reads any file
+        let fixture = try PhotoWatchFixture()
+        let watcher = fixture.watcher(settle: 0)
+        try watcher.begin()
+        PhotoWatchFixture.pastTheMark()
+        let file = try fixture.write("cover-locked.jpg", PhotoWatchFixture.photo("locked"))
+        chmod(file.path, 0)
+        _ = try watcher.poll()
+        #expect(try watcher.poll() == PhotoWatchPass(), "not queued, and not waiting either")
+        chmod(file.path, 0o644)
+        try fixture.write("cover-locked.jpg", PhotoWatchFixture.photo("unlocked"))
+        _ = try watcher.poll()
+        #expect(try watcher.poll().arrivals.count == 1)
+    }
 }
