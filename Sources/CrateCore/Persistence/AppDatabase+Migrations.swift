@@ -433,6 +433,8 @@ extension AppDatabase {
             try rekeyMusicText(db)
         }
 
+        registerWatchedPhotosMigration(&migrator)
+
         return migrator
     }()
 }

@@ -43,6 +43,10 @@ public struct Settings: Equatable, Sendable, Codable {
     public var listenBrainzUser: String?
     /// The optional monthly budget for the identification service (scans and/or dollars).
     public var monthlyBudget: UsageBudget = .none
+    /// "Scan photos that arrive in…": the folder (kept when the switch is off) and the switch,
+    /// off by default (docs/decisions/0041-watched-photo-folder.md).
+    public var photoFolder: String?
+    public var watchPhotoFolder: Bool = false
 
     public init() {}
 
@@ -133,6 +137,8 @@ public struct Settings: Equatable, Sendable, Codable {
         musicFolders = try c.decodeIfPresent([String].self, forKey: .musicFolders) ?? []
         listenBrainzUser = try c.decodeIfPresent(String.self, forKey: .listenBrainzUser)
         monthlyBudget = try c.decodeIfPresent(UsageBudget.self, forKey: .monthlyBudget) ?? .none
+        photoFolder = try c.decodeIfPresent(String.self, forKey: .photoFolder)
+        watchPhotoFolder = try c.decodeIfPresent(Bool.self, forKey: .watchPhotoFolder) ?? false
     }
 }
 

@@ -34,6 +34,7 @@ extension CrateApplication {
         window.attachScanning(model.scans, model: model)
         window.attachWall(model.wall, detail: model.wallDetail, genres: model.genres)
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
+        attachPhotoFolder(to: window, model: model)
         window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
                              coverArt: model.services.settings.endpoints.coverArtArchive)
         WindowTestHooks.installIfEnabled(on: window, app: self)
@@ -100,6 +101,7 @@ extension CrateApplication {
         let store = model.makePreferences()
         let preferences = PreferencesWindow(parent: window?.widget, store: store)
         addMusicPage(to: preferences, store: store)
+        addPhotosPage(to: preferences, store: store)
         preferencesWindow = preferences
         onPreferences?(preferences)
         preferences.present()

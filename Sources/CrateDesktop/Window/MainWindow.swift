@@ -42,6 +42,9 @@ final class MainWindow {
     private(set) var welcome: WelcomeView?
     /// Watches and re-indexes the music folders.
     var musicFolders: MusicFolderMonitor?
+    /// "Scan photos that arrive in…" (CrateApplication+PhotoFolder), and its toast's subscription.
+    var photoFolder: PhotoFolderMonitor?
+    var photoFolderTokens: [ObservationToken] = []
     /// What Ctrl+Z undoes when History's last deletion is not newer (see `UndoSlot`).
     private(set) lazy var undo = UndoSlot { [weak self] in self?.toasts }
     /// What the window tells observers (the test hooks) that no store's state shows: a scan

@@ -8,6 +8,8 @@ public final class PreferencesStore {
     public let accounts: AccountsPreferencesStore
     public let usage: UsagePreferencesStore
     public let music: MusicFoldersStore
+    /// "Scan photos that arrive in…" (docs/decisions/0041-watched-photo-folder.md).
+    public let photos: PhotoFolderStore
 
     /// - Parameters:
     ///   - onSaved: after every save, with the settings the process now runs with (saved +
@@ -21,6 +23,7 @@ public final class PreferencesStore {
         accounts = AccountsPreferencesStore(settings: settings, listenBrainz: clients.listenBrainz, discogs: clients.discogs)
         usage = UsagePreferencesStore(settings: settings)
         music = MusicFoldersStore(settings: settings)
+        photos = PhotoFolderStore(settings: settings)
         provider.onCredentialsChanged = onCredentialsChanged
         // Every save may change the budget line, so the usage group is read again.
         settings.onSaved = { [weak usage] saved in
