@@ -7,7 +7,7 @@ extension AppDatabase {
     /// `watched_folder` and `watched_photo`. A photo's hash is its primary key, so two processes
     /// watching one folder queue it once: the insert and the enqueue are one transaction.
     static func registerWatchedPhotosMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v23-watched-photos") { db in
+        migrator.registerMigration("v21-watched-photos") { db in
             try db.create(table: "watched_folder") { t in
                 t.primaryKey("path", .text)
                 // Seconds since 1970: files whose status changed before are not new.
