@@ -1,88 +1,10 @@
 import Foundation
 
-/// The scan state machine the window shows:
-/// identifying → identified → loading review → complete, or failed.
-public struct ScanState: Equatable, Sendable {
-    public enum Phase: Equatable, Sendable {
-        case idle
-        case identifying
-        case identified(Album)
-        case loadingReview(Album)
-        case complete(ScanResult)
-        /// `file` is nil when the failure was not a file's (switching to another candidate).
-        case failed(file: URL?, ScanFailure)
-    }
-
-    public var phase: Phase = .idle
-    /// 1-based position of the running scan in the current batch, and the batch size.
-    public var position = 0
-    public var total = 0
-    /// The progress line under the spinner.
-    public var message = ""
-    /// The photo being scanned now (nil for a switch to another candidate, and when idle).
-    public var file: URL?
-    /// The barcode looked up now, or whose look-up just ended (nil for photos and switches).
-    public var barcode: Barcode?
-    /// Set when a run of several photos ends: how many were scanned and how many not.
-    public var summary: ScanSummary?
-
-    /// "Scanning 2 of 5" when several files were dropped at once.
-    public var countText: String? {
-        total > 1 && position > 0 ? L10n.tr("Scanning %@ of %@", position, total) : nil
-    }
-
-    /// "Not this album?": the runners-up of the scan just completed, best first, with their
-    /// scores; empty otherwise. Pick one with `ScanStore.choose(_:)`.
-    public var candidates: [ScanCandidate] {
-        guard case .complete(let result) = phase else { return [] }
-        return result.rankedCandidates
-    }
-
-    public var isBusy: Bool {
-        switch phase {
-        case .identifying, .identified, .loadingReview: return true
-        case .idle, .complete, .failed: return false
-        }
-    }
-
-    public init() {}
-}
-
-/// How a run of several photos ended ("3 scanned, 1 not identified").
-public struct ScanSummary: Equatable, Sendable {
-    public var scanned = 0
-    /// Failed for the photo's own reason (not identified, unreadable).
-    public var failed = 0
-    /// Not the photo's fault (no network, no key): they wait in the queue.
-    public var waiting = 0
-    /// Counts the runs, so two runs that ended alike are still two summaries.
-    public var run = 0
-
-    public init(scanned: Int = 0, failed: Int = 0, waiting: Int = 0, run: Int = 0) {
-        self.scanned = scanned
-        self.failed = failed
-        self.waiting = waiting
-        self.run = run
-    }
-
-    /// "3 scanned, 1 not identified, 2 waiting for the network".
-    public var text: String {
-        var parts: [String] = []
-        if scanned > 0 || (failed == 0 && waiting == 0) { parts.append(L10n.plural("%@ scanned", "%@ scanned", scanned, scanned)) }
-        if failed > 0 { parts.append(L10n.plural("%@ not identified", "%@ not identified", failed, failed)) }
-        if waiting > 0 { parts.append(L10n.plural("%@ waiting to be scanned again", "%@ waiting to be scanned again", waiting, waiting)) }
-        return parts.joined(separator: ", ")
-    }
-
-    /// True when some photo has no scan (History lists it).
-    public var hasProblems: Bool { failed + waiting > 0 }
-}
-
 /// Queues dropped / opened files and scans them one after another.
 ///
-/// Every unit of work (a file, or a switch to another candidate) runs in one queue, one at a
-/// time, as `current`: a file dropped during a switch waits its turn, and `cancel()` stops
-/// whichever is running.
+/// Every unit of work (a file, a switch to another candidate, a barcode, a release the user
+/// named) runs in one queue, one at a time, as `current`: a file dropped during a switch waits
+/// its turn, and `cancel()` stops whichever is running.
 @MainActor
 public final class ScanStore {
     public static let identifyingMessage = L10n.tr("Extracting text and examining album art…")
