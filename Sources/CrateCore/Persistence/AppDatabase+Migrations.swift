@@ -433,6 +433,12 @@ extension AppDatabase {
             try rekeyMusicText(db)
         }
 
+        // Listens for ListenBrainz and Last.fm: a persisted outbox, one row per service and
+        // listen, unique on (service, track identity, listened-at) so a listen is never queued twice.
+        migrator.registerMigration("v24-listens") { db in
+            try createListenOutbox(db)
+        }
+
         return migrator
     }()
 }
