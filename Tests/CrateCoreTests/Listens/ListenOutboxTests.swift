@@ -4,30 +4,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A ListenBrainz that keeps what it accepted, and can be told to fail or hang (the network gone).
-final class ListenInbox: Sendable {
-    enum Mode: Sendable { case accept, unavailable, hang, unauthorized }
-    let mode = Mutex(Mode.accept)
-    /// Every listen accepted, as "listened_at track", in arrival order.
-    let accepted = Mutex<[String]>([])
-
-    func install(on server: FixtureServer) {
-        server.route("/1/submit-listens", method: "POST") { [self] request in
-            switch mode.withLock({ $0 }) {
-            case .unavailable: return .json(ListenFixtures.listenBrainzUnavailable, status: 503)
-            case .hang: return .never
-            case .unauthorized: return .json(ListenFixtures.listenBrainzInvalidToken, status: 401)
-            case .accept:
-                let body = ListenFixtures.listens(request.body)
-                if body.type != "playing_now" {
-                    accepted.withLock { $0 += body.listens.map { "\($0.at ?? 0) \($0.track)" } }
-                }
-                return .json(ListenFixtures.listenBrainzOK)
-            }
-        }
-    }
-}
-
 @Suite("The listen outbox: queued once, claimed by one process, sent exactly once")
 struct ListenOutboxTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
