@@ -70,8 +70,13 @@ public struct ListenSender: Sendable {
                     summary.failed += 1
                     return true
                 }
-                for listen in batch {
-                    guard await send([listen], through: submitter, into: &summary) else { return false }
+                for (index, listen) in batch.enumerated() {
+                    guard await send([listen], through: submitter, into: &summary) else {
+                        // The rest of the batch is still leased to this pass: due again at once.
+                        let rest = batch[(index + 1)...].map(\.id)
+                        try? database.settleListens(ids: rest, sent: false, error: nil, retryAt: now(), owner: owner, at: now())
+                        return false
+                    }
                 }
                 return true
             }

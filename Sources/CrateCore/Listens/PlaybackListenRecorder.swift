@@ -13,6 +13,8 @@ public final class PlaybackListenRecorder {
     private var tracker = ListenTracker()
     private var timer: ClockTimer?
     private var token: ObservationToken?
+    /// What the last state said: position updates alone change nothing here.
+    private var last: (key: String, status: PlayerState.Status)?
 
     public init(state: ObservableValue<PlaybackState>, clock: PlaybackClock, onEvent: @escaping @MainActor (ListenEvent) -> Void) {
         self.clock = clock
@@ -28,6 +30,8 @@ public final class PlaybackListenRecorder {
             return
         }
         let key = "\(album.id ?? 0)/\(track.disc)/\(track.position)"
+        if let last, last.key == key, last.status == state.status, tracker.currentKey == key { return }
+        last = (key, state.status)
         if key != tracker.currentKey {
             finish(at: now)
             for event in tracker.begin(key: key, track: ListenTrack(track: track, album: album), at: now) { onEvent(event) }
@@ -48,6 +52,7 @@ public final class PlaybackListenRecorder {
 
     /// The followed track is over: its listen if due (the timer may not have fired yet).
     private func finish(at date: Date) {
+        last = nil
         if let event = tracker.check(at: date) { onEvent(event) }
         tracker.end()
         timer?.cancel()

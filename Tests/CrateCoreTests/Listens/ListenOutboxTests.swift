@@ -53,6 +53,25 @@ struct ListenOutboxTests {
         #expect(await sender.run()[.listenBrainz]?.sent == 3)
     }
 
+    @Test func aRefusedBatchIsSplitAndOnlyTheBadListenFails() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let accepted = Mutex<[String]>([])
+        server.route("/1/submit-listens", method: "POST") { request in
+            let body = ListenFixtures.listens(request.body)
+            if body.listens.contains(where: { $0.track == "Track 1" }) { return .json(ListenFixtures.listenBrainzBadRequest, status: 400) }
+            accepted.withLock { $0 += body.listens.map(\.track) }
+            return .json(ListenFixtures.listenBrainzOK)
+        }
+        let db = try AppDatabase.inMemory()
+        for n in 0..<3 { try db.queueListen(Self.track(n), listenedAt: Self.start.addingTimeInterval(Double(n) * 300), services: [.listenBrainz]) }
+        let summary = await ListenSender(database: db, submitters: [ListenBrainzListensTests.client(server, limiter: nil)]).run()
+        #expect(summary[.listenBrainz]?.sent == 2 && summary[.listenBrainz]?.failed == 1)
+        #expect(accepted.withLock { $0 } == ["Track 0", "Track 2"])
+        let status = try #require(try db.listenStatus()[.listenBrainz])
+        #expect(status.sent == 2 && status.failed == 1 && status.queued == 0)
+    }
+
     /// 20 "process lifetimes": each queues new listens, and then is killed after claiming a
     /// batch, finds the network gone (503 or no answer at all), or sends. Every listen arrives,
     /// and none arrives twice.
