@@ -49,6 +49,8 @@ public final class AppModel {
     public let temporaryPhotos: TemporaryPhotos
     private(set) var pipeline: ScanPipeline
     private var scanToken: ObservationToken?
+    /// Reports what plays as listens (AppModel+Listens.swift).
+    private var listenRecorder: PlaybackListenRecorder?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
     private var backgroundWorkStarted = false
@@ -102,6 +104,7 @@ public final class AppModel {
             if !state.isBusy && state.total == 0 { self?.removeTemporaryPhotos() }
         }
         configureWallDetail(wallService)
+        listenRecorder = makeListenRecorder()
     }
 
     /// The wall pane's functions: a wall album's details, and "Add to Crate" followed by the

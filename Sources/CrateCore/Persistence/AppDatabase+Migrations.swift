@@ -434,6 +434,11 @@ extension AppDatabase {
         }
 
         registerWatchedPhotosMigration(&migrator)
+        // Listens for ListenBrainz and Last.fm: a persisted outbox, one row per service and
+        // listen, unique on (service, track identity, listened-at) so a listen is never queued twice.
+        migrator.registerMigration("v22-listens") { db in
+            try createListenOutbox(db)
+        }
 
         return migrator
     }()

@@ -46,6 +46,6 @@ extension KeyStore {
     /// Every secret Crate holds: the providers' keys and the ListenBrainz and Discogs tokens.
     public func knownSecrets() -> [String] {
         let keys = ProviderKind.allCases.filter { $0 != .none }.compactMap { key(for: $0) }
-        return keys + [listenBrainzToken().token, discogsToken().token].compactMap { $0 }
+        return keys + [listenBrainzToken().token, discogsToken().token, lastFMSecret().value, lastFMSession().value].compactMap { $0 }
     }
 }

@@ -12,6 +12,8 @@ public struct Endpoints: Equatable, Sendable, Codable {
     public var listenBrainzLabs: URL
     /// The Discogs API (optional second source for links; `CRATE_DISCOGS_URL`).
     public var discogs: URL = DiscogsClient.defaultBaseURL
+    /// Last.fm's API 2.0 (`CRATE_LASTFM_URL`), for scrobbles.
+    public var lastFM: URL = LastFMClient.defaultBaseURL
 
     public init(musicBrainz: URL, coverArtArchive: URL, anthropic: URL, openAI: URL, ollama: URL,
                 listenBrainz: URL = URL(string: "https://api.listenbrainz.org")!,
@@ -37,6 +39,7 @@ public struct Endpoints: Equatable, Sendable, Codable {
         listenBrainz = try c.decodeIfPresent(URL.self, forKey: .listenBrainz) ?? d.listenBrainz
         listenBrainzLabs = try c.decodeIfPresent(URL.self, forKey: .listenBrainzLabs) ?? d.listenBrainzLabs
         discogs = try c.decodeIfPresent(URL.self, forKey: .discogs) ?? d.discogs
+        lastFM = try c.decodeIfPresent(URL.self, forKey: .lastFM) ?? d.lastFM
     }
 
     public static let defaults = Endpoints(
@@ -57,5 +60,6 @@ public struct Endpoints: Equatable, Sendable, Codable {
         ("CRATE_LISTENBRAINZ_URL", \.listenBrainz),
         ("CRATE_LISTENBRAINZ_LABS_URL", \.listenBrainzLabs),
         ("CRATE_DISCOGS_URL", \.discogs),
+        ("CRATE_LASTFM_URL", \.lastFM),
     ] }
 }

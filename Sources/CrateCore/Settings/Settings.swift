@@ -47,6 +47,8 @@ public struct Settings: Equatable, Sendable, Codable {
     /// off by default (docs/decisions/0041-watched-photo-folder.md).
     public var photoFolder: String?
     public var watchPhotoFolder: Bool = false
+    /// Which services get listens (docs/decisions/0042-listens-and-the-turntable.md).
+    public var listens = ListenSettings()
 
     public init() {}
 
@@ -97,6 +99,7 @@ public struct Settings: Equatable, Sendable, Codable {
         if let dirs = environment["CRATE_MUSIC_DIRS"], !dirs.isEmpty {
             settings.musicFolders = dirs.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
+        settings.listens = settings.listens.applyingOverrides(from: environment)
         // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
         if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty, let keyPath = settings.provider.endpointKeyPath {
             settings.endpoints[keyPath: keyPath] = try Self.url(value, variable: "CRATE_PROVIDER_URL")
@@ -107,7 +110,7 @@ public struct Settings: Equatable, Sendable, Codable {
     /// The variables of `environment` that override a saved setting, in a stable order.
     public static func activeOverrides(in environment: [String: String]) -> [String] {
         let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS",
-                     "CRATE_LISTENBRAINZ_USER"]
+                     "CRATE_LISTENBRAINZ_USER", "CRATE_LISTENS", "CRATE_LASTFM_API_KEY"]
             + Endpoints.environmentKeys.map(\.name)
         return names.filter { !(environment[$0] ?? "").isEmpty }
     }
@@ -139,6 +142,7 @@ public struct Settings: Equatable, Sendable, Codable {
         monthlyBudget = try c.decodeIfPresent(UsageBudget.self, forKey: .monthlyBudget) ?? .none
         photoFolder = try c.decodeIfPresent(String.self, forKey: .photoFolder)
         watchPhotoFolder = try c.decodeIfPresent(Bool.self, forKey: .watchPhotoFolder) ?? false
+        listens = try c.decodeIfPresent(ListenSettings.self, forKey: .listens) ?? ListenSettings()
     }
 }
 

@@ -8,6 +8,7 @@ struct PreferencesRows {
     let advanced, model, endpoint, searchSwitch, contact: Widget
     let listenBrainzUser, listenBrainzToken, listenBrainzTest, listenBrainzTestButton: Widget
     let discogsToken, discogsTest, discogsTestButton: Widget
+    let listenBrainzListens, lastFMListens: Widget
     let usage, scans, tokens, cost, budgetStatus, budgetScans, budgetCost, notice, error: Widget
 
     init(_ ui: UIFile) {
@@ -19,6 +20,7 @@ struct PreferencesRows {
         listenBrainzUser = ui.widget("listenbrainz-user"); listenBrainzToken = ui.widget("listenbrainz-token")
         listenBrainzTest = ui.widget("listenbrainz-test"); listenBrainzTestButton = ui.widget("listenbrainz-test-button")
         discogsToken = ui.widget("discogs-token"); discogsTest = ui.widget("discogs-test"); discogsTestButton = ui.widget("discogs-test-button")
+        listenBrainzListens = ui.widget("listenbrainz-listens-switch"); lastFMListens = ui.widget("lastfm-listens-switch")
         usage = ui.widget("usage-group"); scans = ui.widget("scans"); tokens = ui.widget("tokens"); cost = ui.widget("cost")
         budgetStatus = ui.widget("budget-status"); budgetScans = ui.widget("budget-scans"); budgetCost = ui.widget("budget-cost")
         notice = ui.widget("notice-label"); error = ui.widget("error-label")

@@ -31,6 +31,7 @@ final class PreferencesWindow {
     private let discogsTokenRow: UnsafeMutablePointer<GtkWidget>
     private let discogsTestRow: UnsafeMutablePointer<GtkWidget>
     private let discogsTestButton: UnsafeMutablePointer<GtkWidget>
+    private let listenSwitches: [(ListenService, UnsafeMutablePointer<GtkWidget>)]
     private let usageGroup: UnsafeMutablePointer<GtkWidget>
     private let scansRow: UnsafeMutablePointer<GtkWidget>
     private let tokensRow: UnsafeMutablePointer<GtkWidget>
@@ -57,6 +58,7 @@ final class PreferencesWindow {
         listenBrainzUserRow = ui.listenBrainzUser; listenBrainzTokenRow = ui.listenBrainzToken
         listenBrainzTestRow = ui.listenBrainzTest; listenBrainzTestButton = ui.listenBrainzTestButton
         discogsTokenRow = ui.discogsToken; discogsTestRow = ui.discogsTest; discogsTestButton = ui.discogsTestButton
+        listenSwitches = [(.listenBrainz, ui.listenBrainzListens), (.lastFM, ui.lastFMListens)]
         usageGroup = ui.usage; scansRow = ui.scans; tokensRow = ui.tokens; costRow = ui.cost
         budgetStatusRow = ui.budgetStatus; budgetScansRow = ui.budgetScans; budgetCostRow = ui.budgetCost
         noticeLabel = ui.notice; errorLabel = ui.error
@@ -142,6 +144,12 @@ final class PreferencesWindow {
         GSignal.connect(testButton, "clicked", owner: widget) { provider.testConnection() }
         GSignal.connect(listenBrainzTestButton, "clicked", owner: widget) { accounts.testListenBrainz() }
         GSignal.connect(discogsTestButton, "clicked", owner: widget) { accounts.testDiscogs() }
+        for (service, toggle) in listenSwitches {
+            GSignal.connect(toggle, "notify::active", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
+                guard let self, !self.rendering else { return }
+                accounts.setListens(service, on: gtk_switch_get_active(crate_switch(toggle)) != 0)
+            }
+        }
     }
 
     private func applyOnEnter(_ row: UnsafeMutablePointer<GtkWidget>, _ intent: @escaping @MainActor (String) -> Void) {
@@ -205,6 +213,10 @@ final class PreferencesWindow {
         defer { rendering = false }
         setText(contactRow, state.contact)
         setText(listenBrainzUserRow, state.listenBrainzUser)
+        for (service, toggle) in listenSwitches {
+            let on = service == .listenBrainz ? state.listenBrainzListens : state.lastFMListens
+            if (gtk_switch_get_active(crate_switch(toggle)) != 0) != on { gtk_switch_set_active(crate_switch(toggle), on ? 1 : 0) }
+        }
         renderError()
     }
 

@@ -5,6 +5,9 @@ public struct AccountsPreferencesState: Equatable, Sendable {
     public var contact = ""
     /// The ListenBrainz user name as typed (empty: none).
     public var listenBrainzUser = ""
+    /// Whether listens go to ListenBrainz and to Last.fm (docs/decisions/0042-listens-and-the-turntable.md).
+    public var listenBrainzListens = false
+    public var lastFMListens = false
     public var errorMessage: String?
 
     public init() {}

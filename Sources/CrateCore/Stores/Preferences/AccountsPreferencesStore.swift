@@ -19,6 +19,8 @@ public final class AccountsPreferencesStore {
         var initial = AccountsPreferencesState()
         initial.contact = session[.contact] != nil ? effective.musicBrainzContact : saved.musicBrainzContact
         initial.listenBrainzUser = (session[.listenBrainzUser] != nil ? effective.listenBrainzUser : saved.listenBrainzUser) ?? ""
+        initial.listenBrainzListens = effective.listens.listenBrainz
+        initial.lastFMListens = effective.listens.lastFM
         state.set(initial)
     }
 
@@ -34,6 +36,21 @@ public final class AccountsPreferencesStore {
         guard text != state.value.listenBrainzUser else { return }
         state.update { $0.listenBrainzUser = text }
         listenBrainz.reset()
+    }
+
+    /// Listens on or off for one service, saved at once (a switch has no apply button).
+    public func setListens(_ service: ListenService, on: Bool) {
+        state.update {
+            switch service {
+            case .listenBrainz: $0.listenBrainzListens = on
+            case .lastFM: $0.lastFMListens = on
+            }
+        }
+        do {
+            try settings.save { $0.listens.set(service, on: on) }
+        } catch {
+            state.update { $0.errorMessage = error.message }
+        }
     }
 
     /// ListenBrainz "Test": the token (typed, else saved) must belong to the user name typed.

@@ -1,0 +1,56 @@
+import CrateCore
+import CrateTestSupport
+import Foundation
+import Testing
+
+@Suite("crate listens and crate spin", .tags(.process))
+struct ListensCommandTests {
+    func paths(_ runner: CLIRunner) -> CratePaths {
+        CratePaths(dataDirectory: runner.root.appendingPathComponent("data"), cacheDirectory: runner.root.appendingPathComponent("cache"),
+                   configDirectory: runner.root.appendingPathComponent("config"), stateDirectory: runner.root.appendingPathComponent("state"))
+    }
+
+    @Test func queuedListensAreSentAndCounted() async throws {
+        let runner = try CLIRunner()
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let inbox = ListenInbox()
+        inbox.install(on: server)
+        let database = try AppDatabase.open(paths: paths(runner))
+        for n in 0..<3 {
+            try database.queueListen(ListenTrack(artist: "Band", title: "Song \(n)", durationMs: 200_000),
+                                     listenedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 200), services: [.listenBrainz])
+        }
+        let env = ["CRATE_LISTENS": "listenbrainz", "CRATE_LISTENBRAINZ_TOKEN": "tok", "CRATE_LISTENBRAINZ_URL": server.baseURL.absoluteString]
+        inbox.mode.withLock { $0 = .unauthorized }
+        let refused = try await runner.run(["listens", "send"], extraEnvironment: env)
+        #expect(refused.status == 1 && refused.stderr.contains("token"))
+        #expect(!refused.stderr.contains("tok\n") && !refused.stdout.contains("Token tok"))
+        inbox.mode.withLock { $0 = .accept }
+        let sent = try await runner.run(["listens", "send", "--json"], extraEnvironment: env)
+        #expect(sent.status == 0 && sent.stdout.contains("\"sent\" : 3"), "\(sent.stdout)\(sent.stderr)")
+        let status = try await runner.run(["listens", "status", "--json"], extraEnvironment: env)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        let lb = try #require(reports.first { $0["service"] as? String == "listenbrainz" })
+        #expect(lb["sent"] as? Int == 3 && lb["queued"] as? Int == 0 && lb["enabled"] as? Bool == true && lb["configured"] as? Bool == true)
+        #expect(inbox.accepted.withLock { $0.count } == 3)
+    }
+
+    @Test func spinWalksASideAndWaitsForTheFlip() async throws {
+        let runner = try CLIRunner()
+        let database = try AppDatabase.open(paths: paths(runner))
+        let entry = try database.saveScan(of: Album(title: "LP", artist: "Band"), method: .manual)
+        let id = try #require(entry.album.id)
+        try database.replaceTracks([("A1", 60_000), ("A2", 20_000), ("B1", 60_000)].enumerated().map {
+            Track(albumID: id, position: $0.offset + 1, number: $0.element.0, title: "Song \($0.element.0)", durationMs: $0.element.1)
+        }, forAlbum: id)
+        let sideA = try await runner.run(["spin", "\(id)", "--simulate"])
+        #expect(sideA.status == 0, "\(sideA.stderr)")
+        #expect(sideA.stdout.contains("▶ A1 Song A1") && sideA.stdout.contains("✓ listened: Song A1") && !sideA.stdout.contains("listened: Song A2"))
+        #expect(sideA.stdout.contains("--side B") && !sideA.stdout.contains("B1"))
+        let sideB = try await runner.run(["spin", "\(id)", "--side", "B", "--simulate"])
+        #expect(sideB.stdout.contains("✓ listened: Song B1"))
+        let wrong = try await runner.run(["spin", "\(id)", "--side", "C", "--simulate"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("A, B"))
+    }
+}
