@@ -97,7 +97,8 @@ struct LongRetryAfterEndToEndTests {
         // spending anything (no identification, no MusicBrainz request).
         let again = try await cli.run(["batch", "run"], extraEnvironment: environment)
         #expect(again.status == 1)
-        #expect(again.stderr.contains("MusicBrainz asked Crate to pause; it waits 2 minutes"), "\(again.stderr)")
+        // What is left of the two minutes: less on a machine so loaded that the first run took long.
+        #expect(again.stderr.contains("MusicBrainz asked Crate to pause; it waits "), "\(again.stderr)")
         #expect(Self.identifyCalls(server) == 1)
         #expect(server.requests(path: "/ws/2/release").count == 1)
         #expect(try await Self.counts(cli) == ["pending": 2, "done": 0, "failed": 0])
