@@ -23,25 +23,7 @@ public final class WatchedPhotoScanner: Sendable {
             try Task.checkCancellation()
             guard let item = try queue.database.claimPendingBatchItem(id: arrival.batchItemID) else { continue }
             taken += 1
-            do {
-                let scanner = self.scanner
-                let result = try await queue.holding(item) {
-                    try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
-                }
-                report(.scanned(item, result))
-            } catch let error as BatchQueueError {
-                report(.skipped(item, error))
-            } catch {
-                let onlyThisPhoto: Bool
-                do {
-                    onlyThisPhoto = try queue.settle(item, after: error)
-                } catch let settleError {
-                    Log.error("could not update \(item.path) in the queue: \(settleError.localizedDescription)")
-                    throw error
-                }
-                guard onlyThisPhoto, let failure = error as? ScanFailure else { throw error }
-                report(.failed(item, failure))
-            }
+            try await BatchRunner.scan(item, from: queue, with: scanner, report: report)
         }
         return taken
     }

@@ -50,26 +50,32 @@ public final class BatchRunner: Sendable {
         var taken = 0
         while limit.map({ taken < $0 }) ?? true, let item = try queue.next() {
             taken += 1
-            do {
-                let scanner = self.scanner
-                let result = try await queue.holding(item) {
-                    try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
-                }
-                report(.scanned(item, result))
-            } catch let error as BatchQueueError {
-                report(.skipped(item, error))
-            } catch {
-                let onlyThisPhoto: Bool
-                do {
-                    onlyThisPhoto = try queue.settle(item, after: error)
-                } catch let settleError {
-                    Log.error("could not update \(item.path) in the queue: \(settleError.localizedDescription)")
-                    throw error
-                }
-                guard onlyThisPhoto, let failure = error as? ScanFailure else { throw error }
-                report(.failed(item, failure))
-            }
+            try await Self.scan(item, from: queue, with: scanner, report: report)
         }
         return taken
+    }
+
+    /// Scans one claimed item under its lease and reports the outcome. A failure of this photo
+    /// alone settles the item and is reported; one that would fail every photo is thrown.
+    static func scan(_ item: BatchItem, from queue: BatchQueue, with scanner: BatchScanning,
+                     report: @Sendable (BatchOutcome) -> Void) async throws {
+        do {
+            let result = try await queue.holding(item) {
+                try await scanner.scan(file: URL(fileURLWithPath: item.path), batchItem: item.id) { _ in }
+            }
+            report(.scanned(item, result))
+        } catch let error as BatchQueueError {
+            report(.skipped(item, error))
+        } catch {
+            let onlyThisPhoto: Bool
+            do {
+                onlyThisPhoto = try queue.settle(item, after: error)
+            } catch let settleError {
+                Log.error("could not update \(item.path) in the queue: \(settleError.localizedDescription)")
+                throw error
+            }
+            guard onlyThisPhoto, let failure = error as? ScanFailure else { throw error }
+            report(.failed(item, failure))
+        }
     }
 }
