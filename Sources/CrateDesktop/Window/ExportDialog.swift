@@ -15,37 +15,29 @@ enum ExportDialog {
     }
 
     static func present(over window: MainWindow, database: AppDatabase) {
-        let chooser = gtk_file_chooser_native_new(L10n.tr("Export Collection"), crate_window(window.widget), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                  L10n.tr("_Export"), L10n.tr("_Cancel"))!
-        gtk_file_chooser_set_current_name(chooser, "crate-collection.csv")
-        let filter = gtk_file_filter_new()!
-        gtk_file_filter_set_name(filter, L10n.tr("CSV files"))
-        gtk_file_filter_add_mime_type(filter, "text/csv")
-        gtk_file_filter_add_pattern(filter, "*.csv")
-        gtk_file_chooser_add_filter(chooser, filter)
-        let ids = ["csv", "discogs-csv"]
-        let labels = [L10n.tr("Crate (owned and wanted)"), L10n.tr("Discogs collection import")]
-        Gtk.withCStringArray(ids) { idArray in
-            Gtk.withCStringArray(labels) { labelArray in
-                gtk_file_chooser_add_choice(chooser, "format", L10n.tr("Columns"), idArray, labelArray)
+        FileChooser.present(over: window.widget, title: L10n.tr("Export Collection"), action: GTK_FILE_CHOOSER_ACTION_SAVE,
+                            accept: L10n.tr("_Export"), configure: { chooser in
+            gtk_file_chooser_set_current_name(chooser, "crate-collection.csv")
+            let filter = gtk_file_filter_new()!
+            gtk_file_filter_set_name(filter, L10n.tr("CSV files"))
+            gtk_file_filter_add_mime_type(filter, "text/csv")
+            gtk_file_filter_add_pattern(filter, "*.csv")
+            gtk_file_chooser_add_filter(chooser, filter)
+            let ids = ["csv", "discogs-csv"]
+            let labels = [L10n.tr("Crate (owned and wanted)"), L10n.tr("Discogs collection import")]
+            Gtk.withCStringArray(ids) { idArray in
+                Gtk.withCStringArray(labels) { labelArray in
+                    gtk_file_chooser_add_choice(chooser, "format", L10n.tr("Columns"), idArray, labelArray)
+                }
             }
-        }
-        gtk_file_chooser_set_choice(chooser, "format", "csv")
-        GObjectScope.of(window.widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak window] response in
-            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
-            guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
-                  let file = gtk_file_chooser_get_file(chooser) else { return }
-            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-            guard let path = g_file_get_path(file) else { return }
-            let url = URL(fileURLWithPath: String(cString: path))
-            g_free(path)
+            gtk_file_chooser_set_choice(chooser, "format", "csv")
+        }) { [weak window] path, chooser in
             let discogs = gtk_file_chooser_get_choice(chooser, "format").map { String(cString: $0) } == "discogs-csv"
             Task { [weak window] in
-                let message = await export(to: url, discogs: discogs, database: database)
+                let message = await export(to: URL(fileURLWithPath: path), discogs: discogs, database: database)
                 window?.toasts.show(message, seconds: 6)
             }
         }
-        gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))
     }
 
     /// Writes the file off the main thread; returns what to tell the user.

@@ -80,20 +80,10 @@ final class MusicFoldersPage {
     }
 
     private func chooseFolder() {
-        let parent = gtk_widget_get_root(widget).map { crate_window(UnsafeMutableRawPointer($0)) } ?? nil
-        let chooser = gtk_file_chooser_native_new(L10n.tr("Add a Music Folder"), parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, L10n.tr("_Add"), L10n.tr("_Cancel"))!
-        let fileChooser = chooser
-        GObjectScope.of(widget).connect(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
-            defer { g_object_unref(UnsafeMutableRawPointer(chooser)) }
-            guard Int32(truncatingIfNeeded: Int(bitPattern: response)) == GTK_RESPONSE_ACCEPT.rawValue,
-                  let file = gtk_file_chooser_get_file(fileChooser) else { return }
-            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-            guard let raw = g_file_get_path(file) else { return }
-            let path = String(cString: raw)
-            g_free(raw)
+        FileChooser.present(over: widget, title: L10n.tr("Add a Music Folder"), action: GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                            accept: L10n.tr("_Add")) { [weak self] path, _ in
             WidgetEvents.say("music-folder chosen")
             self?.store.add(path)
         }
-        gtk_native_dialog_show(UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self))
     }
 }
