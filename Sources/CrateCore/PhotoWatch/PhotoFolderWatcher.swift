@@ -120,14 +120,20 @@ public final class PhotoFolderWatcher: Sendable {
         let woken = Mutex(true)
         let watcher = try? DirectoryWatcher { _ in woken.withLock { $0 = true } }
         defer { watcher?.close() }
-        var sinceLastPass = Duration.zero
+        // The idle time is the clock's, not a count of ticks: on a loaded machine a 250 ms
+        // sleep can last far longer.
+        let clock = ContinuousClock()
+        var lastPass = clock.now
         var settling = false
+        // Where inotify cannot watch everything (the user's instances or watches used up), only
+        // the idle passes see arrivals: then they come every few seconds, not every minute.
+        var blind = false
         while !Task.isCancelled {
             let wake = woken.withLock { value in defer { value = false }; return value }
-            if wake || settling || sinceLastPass >= idle {
-                sinceLastPass = .zero
+            if wake || settling || clock.now - lastPass >= (blind ? min(idle, .seconds(2)) : idle) {
+                lastPass = clock.now
                 // New subfolders get their own watch (inotify is not recursive).
-                _ = watcher?.watch(DirectoryTree.directories(under: [folder]), budget: 1000)
+                blind = !(watcher?.watch(DirectoryTree.directories(under: [folder]), budget: 1000).unwatched.isEmpty ?? false)
                 do {
                     let pass = try poll()
                     settling = pass.waiting > 0
@@ -137,7 +143,6 @@ public final class PhotoFolderWatcher: Sendable {
                 }
             }
             try await Task.sleep(for: tick)
-            sinceLastPass += tick
         }
         throw CancellationError()
     }

@@ -62,7 +62,9 @@ struct PhotoFolderMonitorTests {
         try fixture.write("cover-2.jpg", PhotoWatchFixture.photo("m2"))
         try fixture.write("receipt.jpg", PhotoWatchFixture.photo("m3"))
         // Then: scanned, set aside, and summed up (one run, or more if the kernel split them)
-        _ = await waitUntil(monitor.lastRun) { runs.reduce(0) { $0 + $1.scanned + $1.setAside } >= 3 }
+        // (A loaded machine may starve the watch for minutes; the ceiling is not what is tested.)
+        let done = await waitUntil(monitor.lastRun, ceiling: .seconds(400)) { runs.reduce(0) { $0 + $1.scanned + $1.setAside } >= 3 }
+        #expect(done != nil, "events \(events), problem \(monitor.problem.value ?? "none"), queued \((try? database.pendingWatchedPhotos().count) ?? -1)")
         #expect(runs.reduce(0) { $0 + $1.scanned } == 2)
         #expect(runs.reduce(0) { $0 + $1.setAside } == 1)
         #expect(try database.setAsidePhotos().count == 1)
