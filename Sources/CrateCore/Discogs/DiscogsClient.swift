@@ -81,7 +81,7 @@ public struct DiscogsClient: Sendable {
 
     private let http: any HTTPClient
     private let limiter: RateLimiter
-    private let baseURL: URL
+    let baseURL: URL
     private let token: String
     private let userAgent: String
 
@@ -142,10 +142,16 @@ public struct DiscogsClient: Sendable {
     }
 
     /// One authenticated GET; the body of a 200, else the matching `DiscogsError`.
-    private func get(_ url: URL) async throws -> Data {
-        let request = HTTPRequest(url: url, headers: [
-            "Authorization": "Discogs token=\(token)", "User-Agent": userAgent, "Accept": "application/json",
-        ])
+    func get(_ url: URL) async throws -> Data {
+        try await send("GET", url)
+    }
+
+    /// One authenticated request (GET, POST, PUT, DELETE; a JSON body when given); the body of
+    /// a 2xx, else the matching `DiscogsError` (404 is `.server(status: 404)`).
+    func send(_ method: String, _ url: URL, json body: Data? = nil) async throws -> Data {
+        var headers = ["Authorization": "Discogs token=\(token)", "User-Agent": userAgent, "Accept": "application/json"]
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
         let response: HTTPResponse
         do {
             response = try await http.send(request)
@@ -157,7 +163,7 @@ public struct DiscogsClient: Sendable {
             await limiter.deferHost(RateLimiter.key(for: url), by: 60)
         }
         switch response.status {
-        case 200: return response.body
+        case 200..<300: return response.body
         case 401, 403: throw DiscogsError.tokenRejected
         case 429:
             let seconds = RetryAfter.delay(in: response, now: Date()) ?? 60
