@@ -440,6 +440,12 @@ extension AppDatabase {
             try createListenOutbox(db)
         }
 
+        // The MusicBrainz collection the owned records are kept in: what was in it and in the crate
+        // at the last sync (the base of a three-way merge) and the removals the user confirmed.
+        migrator.registerMigration("v25-musicbrainz-collection") { db in
+            try createMusicBrainzCollectionLedger(db)
+        }
+
         return migrator
     }()
 }
