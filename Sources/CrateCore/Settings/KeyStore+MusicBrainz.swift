@@ -7,8 +7,16 @@ extension KeyStore {
     public static let musicBrainzPasswordName = "musicbrainz-password"
     public static let musicBrainzPasswordVariable = "CRATE_MUSICBRAINZ_PASSWORD"
 
+    /// A password is taken as typed (spaces included), unlike a key.
     public func musicBrainzPassword() -> (source: KeySource, value: String?) {
-        namedSecret(Self.musicBrainzPasswordName, variable: Self.musicBrainzPasswordVariable)
+        if let value = environment[Self.musicBrainzPasswordVariable], !value.isEmpty {
+            return (.environment(Self.musicBrainzPasswordVariable), value)
+        }
+        if let value = secrets?.lookup(secret: Self.musicBrainzPasswordName), !value.isEmpty {
+            return (.secretService, value)
+        }
+        let file = readKeyFile(namedSecretURL(Self.musicBrainzPasswordName), isPassword: true)
+        return (file.source, file.key)
     }
 
     public func saveMusicBrainzPassword(_ value: String) throws -> KeySource {
