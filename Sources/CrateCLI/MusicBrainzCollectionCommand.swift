@@ -114,6 +114,9 @@ struct MusicBrainzCollectionCommand: AsyncParsableCommand {
                 let summary = try await sync.run(confirmRemovals: remove, dryRun: dryRun)
                 if json { return try ListensCommand.printJSON(summary) }
                 Terminal.say((dryRun ? "Would do: " : "") + summary.text)
+                if !summary.awaitingConfirmation.isEmpty {
+                    Terminal.say("To remove them from the collection too: crate mb-collection sync --remove")
+                }
             } catch {
                 throw fail(error)
             }

@@ -26,7 +26,7 @@ public struct CollectionSyncSummary: Equatable, Sendable, Codable {
         if removedThere > 0 { parts.append(L10n.tr("%@ removed from MusicBrainz", removedThere)) }
         if disowned > 0 { parts.append(L10n.tr("%@ removed elsewhere, no longer owned here", disowned)) }
         if !awaitingConfirmation.isEmpty {
-            parts.append(L10n.tr("%@ removed here but still in MusicBrainz (confirm with --remove)", awaitingConfirmation.count))
+            parts.append(L10n.tr("%@ removed here but still in MusicBrainz", awaitingConfirmation.count))
         }
         return parts.joined(separator: ", ")
     }

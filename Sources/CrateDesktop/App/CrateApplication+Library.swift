@@ -102,6 +102,9 @@ extension CrateApplication {
         let preferences = PreferencesWindow(parent: window?.widget, store: store)
         addMusicPage(to: preferences, store: store)
         addPhotosPage(to: preferences, store: store)
+        let collection = MusicBrainzCollectionPage(store: store.musicBrainzCollection)
+        adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(collection.widget))
+        preferences.collectionPage = collection
         preferencesWindow = preferences
         onPreferences?(preferences)
         preferences.present()
