@@ -40,6 +40,8 @@ public final class AppModel {
     public let wallDetail: AlbumDetailStore
     /// The genre bar and its feed (on the wall's page).
     public let genres: GenreFeedStore
+    /// The last automatic sync with the MusicBrainz collection (nil until one ran).
+    public let collectionSync = ObservableValue<CollectionSyncSummary?>(nil)
     /// The detail pane beside the artist page (an album of the artist's catalogue).
     public let artistDetail: AlbumDetailStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
@@ -161,6 +163,7 @@ public final class AppModel {
         backgroundWorkStarted = true
         keepRetryingWaitingPhotos()
         wall.refreshInBackground()
+        Task { [weak self] in await self?.syncCollectionIfDue() }
         let pipeline = self.pipeline
         Task {
             await pipeline.repairPendingDetails()

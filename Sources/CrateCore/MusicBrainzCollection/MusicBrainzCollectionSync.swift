@@ -40,6 +40,8 @@ public struct MusicBrainzCollectionSync: Sendable {
     private let database: AppDatabase
     private let account: HTTPCredentials
     public let collection: String
+    /// The window syncs by itself at most this often (a sync of 5 000 releases is 50 paced requests).
+    public static let automaticInterval: TimeInterval = 6 * 3600
 
     public init(client: MusicBrainzClient, database: AppDatabase, account: HTTPCredentials, collection: String) throws {
         self.client = client
@@ -116,6 +118,7 @@ public struct MusicBrainzCollectionSync: Sendable {
             try database.disownRemovedElsewhere(release, collection: collection)
             summary.disowned += 1
         }
+        try database.recordCollectionSync(collection)
         return summary
     }
 

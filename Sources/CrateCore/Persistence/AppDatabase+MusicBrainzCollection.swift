@@ -14,6 +14,25 @@ extension AppDatabase {
             t.column("removalConfirmedAt", .datetime)
             t.primaryKey(["collectionId", "releaseId"])
         }
+        // When each collection was last synced whole (the window syncs at most every few hours).
+        try db.create(table: "mb_collection_sync") { t in
+            t.primaryKey("collectionId", .text)
+            t.column("syncedAt", .datetime).notNull()
+        }
+    }
+
+    /// When `collection` was last synced (nil: never, here).
+    public func collectionSyncedAt(_ collection: String) throws -> Date? {
+        try reader.read { db in
+            try Date.fetchOne(db, sql: "SELECT syncedAt FROM mb_collection_sync WHERE collectionId = ?", arguments: [collection])
+        }
+    }
+
+    public func recordCollectionSync(_ collection: String, at date: Date = Date()) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO mb_collection_sync (collectionId, syncedAt) VALUES (?, ?)", arguments: [collection, date])
+        }
     }
 
     /// The MusicBrainz releases owned here: each copy's release, or its album's when the copy

@@ -35,6 +35,7 @@ extension CrateApplication {
         window.attachWall(model.wall, detail: model.wallDetail, genres: model.genres)
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
         attachPhotoFolder(to: window, model: model)
+        attachCollectionSync(to: window, model: model)
         window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
                              coverArt: model.services.settings.endpoints.coverArtArchive)
         WindowTestHooks.installIfEnabled(on: window, app: self)

@@ -117,6 +117,7 @@ struct MusicBrainzCollectionSyncTests {
         let counts = try database.read(CollectionCountsRequest())
         #expect(counts.owned == 8)
 
+        #expect(try database.collectionSyncedAt(Self.collectionID) != nil, "the window's automatic sync waits a few hours after this")
         // Again: nothing to do, nothing sent.
         let edits = world.service.edits
         let again = try await world.sync(database).run()
