@@ -71,6 +71,8 @@ public struct DiscogsOutboxStatusRequest: ReadRequest {
         public var sent = 0
         public var failed = 0
         public var lastError: String?
+        /// When the earliest waiting row is due (nil: none waits).
+        public var nextAttemptAt: Date?
     }
 
     public init() {}
@@ -88,6 +90,9 @@ public struct DiscogsOutboxStatusRequest: ReadRequest {
         answer.lastError = try String.fetchOne(db, sql: """
             SELECT error FROM discogs_outbox WHERE state IN ('pending', 'failed') AND error IS NOT NULL ORDER BY updatedAt DESC, id DESC LIMIT 1
             """)
+        if let next = try Double.fetchOne(db, sql: "SELECT MIN(nextAttemptAt) FROM discogs_outbox WHERE state = 'pending'") {
+            answer.nextAttemptAt = Date(timeIntervalSince1970: next)
+        }
         return answer
     }
 }

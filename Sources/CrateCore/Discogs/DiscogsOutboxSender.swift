@@ -136,13 +136,14 @@ public struct DiscogsOutboxSender: Sendable {
             try? database.settleDiscogsAction(id: item.id, .failed, error: text, owner: owner, at: now())
             summary.failed += 1
             return true
-        case .noToken, .tokenRejected:
-            summary.tokenRefused = true
-            try? database.settleDiscogsAction(id: item.id, .retry(at: now().addingTimeInterval(tokenPause), keepPost: keepPost), error: text,
-                                              owner: owner, at: now())
-        case .rateLimited(let seconds):
-            try? database.settleDiscogsAction(id: item.id, .retry(at: now().addingTimeInterval(max(1, RetryAfter.granted(seconds))), keepPost: keepPost),
-                                              error: text, owner: owner, at: now())
+        case .noToken, .tokenRejected, .rateLimited:
+            // Every row would meet the same answer: they all wait (a new token makes them due).
+            let wait: TimeInterval
+            if case .rateLimited(let seconds) = error { wait = max(1, RetryAfter.granted(seconds)) } else { wait = tokenPause }
+            summary.tokenRefused = summary.tokenRefused || error == .tokenRejected || error == .noToken
+            let until = now().addingTimeInterval(wait)
+            try? database.settleDiscogsAction(id: item.id, .retry(at: until, keepPost: keepPost), error: text, owner: owner, at: now())
+            try? database.postponeDiscogsActions(until: until)
         case .server, .network, .malformedResponse:
             let backoff = min(3600, 30 * pow(2, Double(min(max(0, item.attempts - 1), 12))))
             try? database.settleDiscogsAction(id: item.id, .retry(at: now().addingTimeInterval(backoff), keepPost: keepPost), error: text,

@@ -78,6 +78,16 @@ extension AppDatabase {
         }
     }
 
+    /// Every waiting row waits at least until `date` (Discogs paused Crate, or refused the token:
+    /// the next row would meet the same answer).
+    public func postponeDiscogsActions(until date: Date) throws {
+        try checkWritable()
+        try guardedWrite { db in
+            try db.execute(sql: "UPDATE discogs_outbox SET nextAttemptAt = MAX(nextAttemptAt, ?) WHERE state = 'pending'",
+                           arguments: [date.timeIntervalSince1970])
+        }
+    }
+
     /// Makes every waiting row due now (`crate discogs send`: the user asked).
     public func makeDiscogsActionsDue() throws {
         try checkWritable()

@@ -12,8 +12,11 @@ public final class DiscogsAccountStore {
     private let database: AppDatabase
     private var account: DiscogsAccount?
     private var tokenKey: String?
-    /// Albums whose status was asked of Discogs in this session (once each per showing).
+    /// The album whose status is being asked of Discogs (one request at a time per album).
     private var refreshing: Int64?
+    /// The next pass, when rows wait (an outage, a pause Discogs asked for).
+    private var retryTask: Task<Void, Never>?
+    private let sleep: @Sendable (TimeInterval) async -> Void
     private lazy var query = ObservedQuery<Answer>(database: database, tables: Self.observedTables) { [weak self] in
         self?.makeRead()
     } deliver: { [weak self] in
@@ -22,8 +25,10 @@ public final class DiscogsAccountStore {
 
     /// `account` nil: no token, or offline (additions are queued and wait); `tokenKey` is the
     /// token's key whenever a token is set (`DiscogsAccount.tokenKey`).
-    public init(database: AppDatabase, account: DiscogsAccount?, tokenKey: String?) {
+    public init(database: AppDatabase, account: DiscogsAccount?, tokenKey: String?,
+                sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) {
         self.database = database
+        self.sleep = sleep
         self.account = account
         self.tokenKey = tokenKey
         state.update {
@@ -42,6 +47,8 @@ public final class DiscogsAccountStore {
 
     /// New settings: another token, or online / offline. Sends what waited for them.
     public func configure(account: DiscogsAccount?, tokenKey: String?) {
+        // A new token: what waited for one goes at once.
+        if tokenKey != nil, tokenKey != self.tokenKey, !database.isReadOnly { try? database.makeDiscogsActionsDue() }
         self.account = account
         self.tokenKey = tokenKey
         state.update {
@@ -97,12 +104,24 @@ public final class DiscogsAccountStore {
         await send()
     }
 
-    /// One pass over the outbox (no-op without a token or offline).
+    /// One pass over the outbox (no-op without a token or offline); rows left waiting get
+    /// another pass when they are due.
     public func send() async {
         guard let account else { return }
-        let sender = DiscogsOutboxSender(database: database, account: account)
+        let sender = DiscogsOutboxSender(database: database, account: account, now: account.now)
         _ = await Task.detached { await sender.run() }.value
         await refresh()
+        let database = self.database
+        guard let outbox = try? await Task.detached(operation: { try database.read(DiscogsOutboxStatusRequest()) }).value,
+              outbox.queued > 0, let next = outbox.nextAttemptAt else { return }
+        let delay = min(3600, max(5, next.timeIntervalSince(account.now())))
+        retryTask?.cancel()
+        let sleep = self.sleep
+        retryTask = Task { [weak self] in
+            await sleep(delay)
+            guard !Task.isCancelled else { return }
+            await self?.send()
+        }
     }
 
     /// Sends what a previous session or an outage left, without waiting.

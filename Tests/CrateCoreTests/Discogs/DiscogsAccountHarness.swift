@@ -59,7 +59,7 @@ struct DiscogsAccountHarness {
     }
 
     func requests(_ method: String, containing fragment: String = "") -> [RecordedRequest] {
-        server.requests.filter { $0.method == method && $0.path.contains(fragment) }
+        server.requests.filter { $0.method == method && (fragment.isEmpty || $0.path.contains(fragment)) }
     }
 
     /// The outbox rows: state, error and next attempt.
