@@ -14,6 +14,8 @@ public final class DiscogsAccountStore {
     private var tokenKey: String?
     /// The album whose status is being asked of Discogs (one request at a time per album).
     private var refreshing: Int64?
+    /// Its request: cancelled when another album is shown (it would only wait its turn for nothing).
+    private var statusFetch: Task<DiscogsReleaseStatus, any Error>?
     /// The next pass, when rows wait (an outage, a pause Discogs asked for).
     private var retryTask: Task<Void, Never>?
     private let sleep: @Sendable (TimeInterval) async -> Void
@@ -62,6 +64,7 @@ public final class DiscogsAccountStore {
     /// Shows `albumID`'s line: the cache at once, Discogs asked when the cache is stale.
     public func show(albumID: Int64?) async {
         guard albumID != state.value.albumID else { return }
+        statusFetch?.cancel()
         var next = DiscogsAccountState()
         next.albumID = albumID
         next.hasToken = tokenKey != nil
@@ -141,7 +144,9 @@ public final class DiscogsAccountStore {
         refreshing = albumID
         defer { if refreshing == albumID { refreshing = nil } }
         do {
-            _ = try await Task.detached { try await account.status(releaseID: releaseID) }.value
+            let fetch = Task.detached { try await account.status(releaseID: releaseID) }
+            statusFetch = fetch
+            _ = try await fetch.value
         } catch {
             // The line keeps the cached status; a token problem is worth saying.
             if state.value.albumID == albumID, DiscogsAccountError(error) == .tokenRejected {
