@@ -52,16 +52,16 @@ public final class DiscogsAccountWorld: Sendable {
         let base = server.baseURL.absoluteString
         let user = "/users/\(username)"
         server.route("/oauth/identity", method: "GET") { [self] _ in
-            failed(write: false) ?? ok(DiscogsFixtures.identity(username: username))
+            everyRequestFailure() ?? ok(DiscogsFixtures.identity(username: username))
         }
         server.route("\(user)/collection/releases/*", method: "GET") { [self] request in
-            if let failure = failed(write: false) { return failure }
+            if let failure = everyRequestFailure() { return failure }
             guard let id = Int(request.path.split(separator: "/").last ?? "") else { return .json(Self.releaseNotFound, status: 404) }
             if unknownReleases.withLock({ $0.contains(id) }) { return .json(Self.releaseNotFound, status: 404) }
             return ok(collectionReleases(id))
         }
         server.route("\(user)/wants", method: "GET") { [self] request in
-            failed(write: false) ?? ok(wantsPage(request.queryItem("page").flatMap(Int.init) ?? 1, base: base))
+            everyRequestFailure() ?? ok(wantsPage(request.queryItem("page").flatMap(Int.init) ?? 1, base: base))
         }
         server.route("\(user)/wants/*", method: "PUT") { [self] request in
             guard let id = Int(request.path.split(separator: "/").last ?? "") else { return .json(Self.releaseNotFound, status: 404) }
@@ -97,7 +97,7 @@ public final class DiscogsAccountWorld: Sendable {
         }
     }
 
-    private func failed(write: Bool) -> FixtureResponse? {
+    private func everyRequestFailure() -> FixtureResponse? {
         failure.withLock { $0 }.map(response(for:))
     }
 

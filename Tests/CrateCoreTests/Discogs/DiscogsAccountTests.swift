@@ -113,3 +113,36 @@ struct DiscogsAccountTests {
         #expect(h.server.requests.count == 1)
     }
 }
+
+/// The replies read down to counts and ids, leniently, never a price.
+@Suite("Discogs account replies")
+struct DiscogsAccountRepliesTests {
+    @Test func theTotalCountsWhenThereAreMoreInstancesThanOnePage() throws {
+        let body = #"{"pagination": {"page": 1, "pages": 2, "per_page": 50, "items": "60", "urls": {"next": "x"}}, "releases": [{"instance_id": 1}, {"instance_id": 2}]}"#
+        #expect(try DiscogsAccountReplies.copies(in: Data(body.utf8)) == 60)
+        // An impossible total (fewer than listed) falls back to the instances listed.
+        let odd = #"{"pagination": {"items": 1}, "releases": [{"instance_id": 1}, {"instance_id": 2}]}"#
+        #expect(try DiscogsAccountReplies.copies(in: Data(odd.utf8)) == 2)
+        #expect(throws: DiscogsError.malformedResponse) { try DiscogsAccountReplies.copies(in: Data(#"{"releases": null}"#.utf8)) }
+        #expect(throws: DiscogsError.malformedResponse) { try DiscogsAccountReplies.copies(in: Data("<html>".utf8)) }
+    }
+
+    @Test func wantsAreReadByIdOrBasicInformationAndOddItemsSkipped() throws {
+        let body = #"{"pagination": {"urls": {"next": "https://api.discogs.com/users/u/wants?page=2"}}, "wants": [{"id": 5}, {"basic_information": {"id": "6"}}, {"id": -1}, "x", {"id": 1e300}]}"#
+        let page = try DiscogsAccountReplies.wantsPage(Data(body.utf8))
+        #expect(page.releaseIDs == [5, 6] && page.next?.absoluteString == "https://api.discogs.com/users/u/wants?page=2")
+        #expect(try DiscogsAccountReplies.wantsPage(Data(#"{"wants": []}"#.utf8)).next == nil)
+        #expect(DiscogsAccountReplies.instanceID(in: Data(#"{"instance_id": 1001}"#.utf8)) == 1001)
+        #expect(DiscogsAccountReplies.instanceID(in: Data()) == nil)
+    }
+
+    @Test func aUserNameIsOnePathSegment() throws {
+        let client = DiscogsClient(http: CurlHTTPClient(), limiter: RateLimiter(clock: TestClock()), baseURL: URL(string: "https://api.discogs.com/")!,
+                                   token: "t", contact: "c")
+        #expect(try client.userURL("a/b c", "wants", query: [URLQueryItem(name: "page", value: "1")]).absoluteString
+                == "https://api.discogs.com/users/a%2Fb%20c/wants?page=1")
+        #expect(throws: DiscogsError.self) { try client.userURL("", "wants") }
+        #expect(client.sameOrigin(URL(string: "https://api.discogs.com:443/users/u/wants?page=2")!))
+        #expect(!client.sameOrigin(URL(string: "http://api.discogs.com/users/u/wants?page=2")!))
+    }
+}
