@@ -439,16 +439,17 @@ extension AppDatabase {
         migrator.registerMigration("v22-listens") { db in
             try createListenOutbox(db)
         }
-        // The Discogs account: the token's user, each release's status as last read, and the
-        // outbox of additions (docs/decisions/0044-discogs-account-and-outbox.md).
-        migrator.registerMigration("v23-discogs-outbox") { db in
-            try createDiscogsAccountTables(db)
-        }
 
         // The MusicBrainz collection the owned records are kept in: what was in it and in the crate
         // at the last sync (the base of a three-way merge) and the removals the user confirmed.
         migrator.registerMigration("v25-musicbrainz-collection") { db in
             try createMusicBrainzCollectionLedger(db)
+        }
+        // The Discogs account: the token's user, each release's status as last read, and the
+        // outbox of additions (docs/decisions/0044-discogs-account-and-outbox.md). Named as
+        // planned, registered last: libraries that already ran v25 run it next.
+        migrator.registerMigration("v23-discogs-outbox") { db in
+            try createDiscogsAccountTables(db)
         }
 
         return migrator
