@@ -57,6 +57,12 @@ final class DiscogsAccountRow {
         gtk_widget_set_visible(wantlistButton, state.canAddToWantlist ? 1 : 0)
         if WidgetEvents.isObserved {
             WidgetEvents.say("discogs-account status=\(state.statusLine ?? "-") pending=\(state.pending.map(\.action.rawValue).joined(separator: ","))")
+            // Where a UI test clicks.
+            if let root = gtk_widget_get_root(widget) {
+                let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
+                if state.canAddToCollection { WidgetEvents.place("discogs-add-collection", of: collectionButton, in: window) }
+                if state.canAddToWantlist { WidgetEvents.place("discogs-add-wantlist", of: wantlistButton, in: window) }
+            }
         }
     }
 
