@@ -30,6 +30,8 @@ public final class AppModel {
             guard let self else { throw CancellationError() }
             return try await self.switchPressing(albumID: albumID, releaseID: releaseID)
         }))
+    /// The crate pane's Discogs account line: "In your Discogs collection", "Add to Wantlist".
+    public private(set) lazy var discogsAccount = makeDiscogsAccountStore()
     public let scans: ScanStore
     public let playback: PlaybackStore
     /// The artist page (albums and EPs of one artist, oldest first).
@@ -143,6 +145,7 @@ public final class AppModel {
         history.start()
         detail.start()
         record.start()
+        discogsAccount.start()
         wallDetail.start()
         artistDetail.start()
         artists.start()
@@ -164,6 +167,8 @@ public final class AppModel {
         keepRetryingWaitingPhotos()
         wall.refreshInBackground()
         Task { [weak self] in await self?.syncCollectionIfDue() }
+        // Additions queued offline or before a quit go out now.
+        discogsAccount.sendInBackground()
         let pipeline = self.pipeline
         Task {
             await pipeline.repairPendingDetails()
@@ -359,6 +364,7 @@ public final class AppModel {
         artistDetail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         genres.replaceServices(builder: Self.genreBuilder(services), thumbnails: services.thumbnailFiles())
         configureWallDetail(wallService)
+        reconfigureDiscogsAccount(settings: settings)
         // A new ListenBrainz account: the wall is built again for it.
         if listenBrainzChanged { wall.refreshInBackground() }
     }

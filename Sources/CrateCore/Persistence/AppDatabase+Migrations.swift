@@ -445,6 +445,12 @@ extension AppDatabase {
         migrator.registerMigration("v25-musicbrainz-collection") { db in
             try createMusicBrainzCollectionLedger(db)
         }
+        // The Discogs account: the token's user, each release's status as last read, and the
+        // outbox of additions (docs/decisions/0044-discogs-account-and-outbox.md). Named as
+        // planned, registered last: libraries that already ran v25 run it next.
+        migrator.registerMigration("v23-discogs-outbox") { db in
+            try createDiscogsAccountTables(db)
+        }
 
         return migrator
     }()
