@@ -55,6 +55,8 @@ public final class AppModel {
     private var scanToken: ObservationToken?
     /// Reports what plays as listens (AppModel+Listens.swift).
     private var listenRecorder: PlaybackListenRecorder?
+    /// Sends waiting listens when they are due (AppModel+Listens).
+    var listenResend: Task<Void, Never>?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
     private var backgroundWorkStarted = false
