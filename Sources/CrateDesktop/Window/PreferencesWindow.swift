@@ -105,6 +105,7 @@ final class PreferencesWindow {
         renderSessionFields()
         renderNotice()
         connectSignals()
+        _ = LastFMConnectRow(rows: ui, store: store.lastFM)
     }
 
     func present() {

@@ -12,6 +12,8 @@ public final class PreferencesStore {
     public let photos: PhotoFolderStore
     /// The MusicBrainz collection the owned records are kept in (docs/decisions/0047-musicbrainz-collection-sync.md).
     public let musicBrainzCollection: MusicBrainzCollectionStore
+    /// Last.fm's desktop sign-in.
+    public let lastFM: LastFMConnectStore
 
     /// - Parameters:
     ///   - onSaved: after every save, with the settings the process now runs with (saved +
@@ -27,6 +29,9 @@ public final class PreferencesStore {
         music = MusicFoldersStore(settings: settings)
         photos = PhotoFolderStore(settings: settings)
         musicBrainzCollection = MusicBrainzCollectionStore(settings: settings, client: collectionClient ?? .live(environment))
+        lastFM = LastFMConnectStore(settings: settings)
+        // Connected: scrobbling is on, and its switch says so.
+        lastFM.onConnected = { [weak accounts] in accounts?.setListens(.lastFM, on: true) }
         provider.onCredentialsChanged = onCredentialsChanged
         // Every save may change the budget line, so the usage group is read again.
         settings.onSaved = { [weak usage] saved in
