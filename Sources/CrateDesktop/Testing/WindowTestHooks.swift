@@ -103,8 +103,10 @@ enum WindowTestHooks {
         app.onPreferences = { preferences in
             TestEvents.note("preferences shown")
             GObjectScope.of(preferences.widget).every(milliseconds: 500) { [weak preferences] in
-                preferences?.collectionPage?.reportPoints()
-                return preferences != nil
+                guard let preferences else { return false }
+                preferences.collectionPage?.reportPoints()
+                reportPreferencesTabs(preferences.widget)
+                return true
             }
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
             let state = preferences.store.provider.state.value
@@ -259,5 +261,35 @@ enum WindowTestHooks {
                 TestEvents.note("history-problem-rows \(rows) cut=\(cut) width=\(gtk_widget_get_width(window.widget))")
             }
         }
+    }
+
+    /// `preferences-tab-<title> X Y`: the view switcher's buttons (where libadwaita puts them
+    /// depends on the window's width and the pages there are), in the window's coordinates.
+    private static func reportPreferencesTabs(_ window: UnsafeMutablePointer<GtkWidget>) {
+        // The title holds a wide and a narrow switcher and shows one: the one on screen counts.
+        guard let switcher = mappedDescendant(of: window, type: g_type_from_name("AdwViewSwitcher")) else { return }
+        var dx = 0.0, dy = 0.0
+        if let native = gtk_widget_get_native(window) { gtk_native_get_surface_transform(native, &dx, &dy) }
+        var button = gtk_widget_get_first_child(switcher)
+        while let current = button {
+            if let label = crate_first_descendant(current, gtk_label_get_type()), let text = gtk_label_get_text(crate_label(label)) {
+                let name = String(cString: text).lowercased().replacingOccurrences(of: " ", with: "-")
+                TestEvents.reportPoint("preferences-tab-\(name)", of: current, x: Double(gtk_widget_get_width(current)) / 2 + dx,
+                                       y: Double(gtk_widget_get_height(current)) / 2 + dy, in: window)
+            }
+            button = gtk_widget_get_next_sibling(current)
+        }
+    }
+
+    private static func mappedDescendant(of root: UnsafeMutablePointer<GtkWidget>, type: GType) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(root)
+        while let current = child {
+            if gtk_widget_get_mapped(current) != 0 {
+                if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0 { return current }
+                if let found = mappedDescendant(of: current, type: type) { return found }
+            }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
     }
 }

@@ -53,10 +53,10 @@ struct PhotoFolderMonitorTests {
         let token = monitor.lastRun.subscribe { if let run = $0 { runs.append(run) } }
         defer { token.cancel(); monitor.stop() }
         // The folder's mark is set now (the monitor's session starts a moment later and keeps it).
-        try fixture.watcher().begin()
+        let mark = try fixture.watcher().begin()
         monitor.settingsChanged()
         #expect(monitor.watching.value == fixture.folder.path)
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(mark)
         // When: three photos arrive together, one not a cover
         try fixture.write("cover-1.jpg", PhotoWatchFixture.photo("m1"))
         try fixture.write("cover-2.jpg", PhotoWatchFixture.photo("m2"))

@@ -31,8 +31,7 @@ struct PhotoFolderWatcherTests {
         // Given: a watch, and a photo that arrives in pieces
         let fixture = try PhotoWatchFixture()
         let watcher = fixture.watcher(settle: 3)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         let whole = PhotoWatchFixture.photo("growing", size: 9000)
         try fixture.write("cover-1.jpg", whole.prefix(3000))
         // When: each look finds it bigger, though the settle time has passed between looks
@@ -55,8 +54,7 @@ struct PhotoFolderWatcherTests {
     @Test func temporarySyncNamesAreIgnoredAndTheRenamedFileIsTaken() throws {
         let fixture = try PhotoWatchFixture()
         let watcher = fixture.watcher(settle: 1)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         let bytes = PhotoWatchFixture.photo("synced")
         let temporary = try fixture.write(".syncthing.cover-2.jpg.tmp", bytes)
         try fixture.write("cover-3.jpg.part", bytes)
@@ -74,8 +72,7 @@ struct PhotoFolderWatcherTests {
     @Test func photosWithTheSameBytesAreQueuedOnce() throws {
         let fixture = try PhotoWatchFixture()
         let watcher = fixture.watcher(settle: 1)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         let bytes = PhotoWatchFixture.photo("twice")
         try fixture.write("cover-a.jpg", bytes)
         try fixture.write("cover-a (1).jpg", bytes)
@@ -96,11 +93,10 @@ struct PhotoFolderWatcherTests {
 
     @Test func photosThereBeforeWatchingBeganAreNotNew() throws {
         let fixture = try PhotoWatchFixture()
+        // Its ctime (the coarse clock's) is never after the mark taken next (the precise clock's).
         try fixture.write("cover-old.jpg", PhotoWatchFixture.photo("old"))
-        PhotoWatchFixture.pastTheMark()
         let watcher = fixture.watcher(settle: 1)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         try fixture.write("cover-new.jpg", PhotoWatchFixture.photo("new"))
         _ = try watcher.poll()
         fixture.advance(1)
@@ -113,8 +109,7 @@ struct PhotoFolderWatcherTests {
         let other = try AppDatabase.open(paths: fixture.temp.paths)
         let first = fixture.watcher(settle: 1), second = fixture.watcher(settle: 1, database: other)
         try first.begin()
-        try second.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try second.begin())
         for index in 0..<10 { try fixture.write("cover-\(index).jpg", PhotoWatchFixture.photo("two-\(index)")) }
         // When: both take their looks
         _ = try first.poll()
@@ -131,8 +126,7 @@ struct PhotoFolderWatcherTests {
     @Test func aRestartTakesPhotosThatArrivedWhileNoCrateWatched() throws {
         let fixture = try PhotoWatchFixture()
         let before = fixture.watcher(settle: 1)
-        try before.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try before.begin())
         try fixture.write("cover-during.jpg", PhotoWatchFixture.photo("during"))
         _ = try before.poll()
         fixture.advance(1)
@@ -151,8 +145,7 @@ struct PhotoFolderWatcherTests {
     @Test func photosQueuedByAKilledWatchAreLeftForTheNextOne() throws {
         let fixture = try PhotoWatchFixture()
         let killed = fixture.watcher(settle: 0)
-        try killed.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try killed.begin())
         try fixture.write("cover-queued.jpg", PhotoWatchFixture.photo("queued"))
         _ = try killed.poll()
         let queued = try killed.poll().arrivals
@@ -167,8 +160,7 @@ struct PhotoFolderWatcherTests {
         // Given: three new photos, one of them not a cover
         let fixture = try PhotoWatchFixture()
         let watcher = fixture.watcher(settle: 0)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         try fixture.write("cover-1.jpg", PhotoWatchFixture.photo("c1"))
         try fixture.write("receipt.jpg", PhotoWatchFixture.photo("receipt"))
         try fixture.write("cover-2.jpg", PhotoWatchFixture.photo("c2"))
@@ -190,8 +182,7 @@ struct PhotoFolderWatcherTests {
         guard getuid() != 0 else { return }  // root reads any file
         let fixture = try PhotoWatchFixture()
         let watcher = fixture.watcher(settle: 0)
-        try watcher.begin()
-        PhotoWatchFixture.pastTheMark()
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
         let file = try fixture.write("cover-locked.jpg", PhotoWatchFixture.photo("locked"))
         chmod(file.path, 0)
         _ = try watcher.poll()

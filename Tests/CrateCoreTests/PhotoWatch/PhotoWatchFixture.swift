@@ -47,10 +47,18 @@ final class PhotoWatchFixture {
         return data
     }
 
-    /// The kernel stamps ctime with a coarse clock: a file written right after `begin()` must not
-    /// look older than the mark.
-    static func pastTheMark() {
-        usleep(20_000)
+    /// The kernel stamps ctime with its coarse clock, which on a loaded virtual machine can lag
+    /// the precise one (the mark's) by far more than a tick: waits until a file written now gets
+    /// a ctime after `mark`, so the test's photos are new (at most 30 s).
+    static func pastTheMark(_ mark: Date) {
+        let probe = NSTemporaryDirectory() + "crate-ctime-probe-\(getpid())-\(UUID().uuidString)"
+        defer { unlink(probe) }
+        for _ in 0..<3000 {
+            FileManager.default.createFile(atPath: probe, contents: Data("x".utf8))
+            var info = stat()
+            if stat(probe, &info) == 0, Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9 > mark.timeIntervalSince1970 { return }
+            usleep(10_000)
+        }
     }
 }
 
