@@ -71,9 +71,8 @@ public struct CoverVerifier: Sendable {
                                                maxOccluded: Double(Float(0.2)), maxContent: 4)
 
     /// Light told from content (decision 0039), measured with `crate-bench tier0-classes`: far
-    /// more photos under casts, gradients and glare are found and fewer hard negatives answered,
-    /// but three fixture photos `standard` finds are lost and two recoloured series covers of one
-    /// hue pass, so it is not the default yet.
+    /// more photos under casts, gradients and glare are found and no hard negative answered, but
+    /// three fixture photos `standard` finds are lost, so it is not the default yet.
     public static let lightAware = CoverVerifier(method: .lightAware, minCorrelation: Double(Float(0.1)),
                                                  minAgreement: Double(Float(0.75)), closeCorrelation: 1,
                                                  minAgreementWhenClose: 1, minVisible: Double(Float(0.6)),
