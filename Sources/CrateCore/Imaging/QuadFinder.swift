@@ -191,6 +191,19 @@ enum QuadFinder {
             votes = accumulator
         }
 
+        /// A line with as strong a parallel one 5–12 px away on *both* sides is one stripe of a
+        /// striped table or cloth, not a cover's side (a side has the pattern on one side only).
+        func periodic(_ t: Int, _ r: Int) -> Bool {
+            let bar = votes[t * rhos + r] * 7 / 10
+            func strong(_ sign: Int) -> Bool {
+                (5...12).contains { d in
+                    let rr = r + sign * d
+                    return rr >= 0 && rr < rhos && votes[t * rhos + rr] >= bar
+                }
+            }
+            return strong(1) && strong(-1)
+        }
+
         /// Peaks with non-maximum suppression: ±2° and ±4 px hold one line. Striped tables and
         /// brick textures make many strong lines, so keep enough peaks for the cover's own sides.
         /// `near`: only directions within 3° of one of these (degrees, as `Line.theta`).
@@ -213,6 +226,7 @@ enum QuadFinder {
                         if tt >= 0, tt < thetas, rr >= 0, rr < rhos { used[tt * rhos + rr] = true }
                     }
                 }
+                if periodic(t, r) { continue }
                 found.append(Line(theta: Double(centre - maxTilt + t), rho: Double(r - diagonal), votes: Int(votes[index])))
                 if found.count == count { break }
             }
