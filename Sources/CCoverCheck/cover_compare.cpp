@@ -27,6 +27,9 @@ namespace {
 constexpr double kChromaLimit = 0.03;
 // Degrees a colour transform may turn hues about the grey axis and still be light.
 constexpr double kMaxHueTurn = 15;
+// Degrees the saturated ink's hue may turn once the photo is balanced on the cover's neutral
+// parts (`inkHueTurn`): true photos measure 0–7, recoloured siblings 100–125.
+constexpr double kMaxInkTurn = 45;
 
 /// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
 /// the alignment error must not count as a difference.
@@ -46,6 +49,63 @@ void chroma(const double rgb[3], double out[2]) {
     double sum = rgb[0] + rgb[1] + rgb[2] + 1e-6;
     out[0] = rgb[0] / sum;
     out[1] = rgb[1] / sum;
+}
+
+/// How far the cover's saturated ink has turned in hue on the photo (median, degrees), once
+/// the photo is white-balanced on the cover's neutral parts; −1 when the cover has too little of
+/// either to say. A grey cover with a small coloured title gives the colour model nothing to go
+/// on (the title is a few cells, diluted in grey), but its grey parts show the lamp exactly, and
+/// a recoloured sibling's title then has another hue: teal ink does not turn olive under a lamp.
+double inkHueTurn(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect) {
+    cv::Mat p, c;
+    cv::GaussianBlur(photoRect, p, cv::Size(0, 0), 1);
+    cv::GaussianBlur(coverRect, c, cv::Size(0, 0), 1);
+    double pn[3] = {0, 0, 0}, cn[3] = {0, 0, 0};
+    int inside = 0, neutral = 0;
+    for (int y = 0; y < c.rows; y++) {
+        const cv::Vec3b *pr = p.ptr<cv::Vec3b>(y), *cr = c.ptr<cv::Vec3b>(y);
+        const uint8_t *mr = mask.ptr<uint8_t>(y);
+        for (int x = 0; x < c.cols; x++) {
+            if (!mr[x]) continue;
+            inside++;
+            int hi = std::max({cr[x][0], cr[x][1], cr[x][2]}), lo = std::min({cr[x][0], cr[x][1], cr[x][2]});
+            if (hi - lo > 20 || hi < 40 || hi > 235) continue;
+            neutral++;
+            for (int k = 0; k < 3; k++) {
+                pn[k] += pr[x][k];
+                cn[k] += cr[x][k];
+            }
+        }
+    }
+    if (inside == 0 || neutral < inside * 15 / 100) return -1;
+    double gain[3];
+    for (int k = 0; k < 3; k++) gain[k] = (pn[k] + 1) / (cn[k] + 1);
+    auto hue = [](double r, double g, double b, double *chroma) {
+        double a = r - (g + b) / 2, bb = 0.8660254 * (g - b);
+        *chroma = std::hypot(a, bb);
+        return std::atan2(bb, a) * 180 / M_PI;
+    };
+    std::vector<double> turns;
+    int saturated = 0;
+    for (int y = 0; y < c.rows; y++) {
+        const cv::Vec3b *pr = p.ptr<cv::Vec3b>(y), *cr = c.ptr<cv::Vec3b>(y);
+        const uint8_t *mr = mask.ptr<uint8_t>(y);
+        for (int x = 0; x < c.cols; x++) {
+            if (!mr[x]) continue;
+            double cc, pc;
+            double ch = hue(cr[x][0], cr[x][1], cr[x][2], &cc);
+            double bright = std::max({cr[x][0], cr[x][1], cr[x][2]});
+            if (cc < 30 || cc < 0.15 * bright) continue;
+            saturated++;
+            double r = pr[x][0] / gain[0], g = pr[x][1] / gain[1], b = pr[x][2] / gain[2];
+            double ph = hue(r, g, b, &pc);
+            if (pc < 0.08 * std::max({r, g, b}) || pc < 8) continue;  // Washed out (glare) or too dark to say.
+            double d = std::fabs(ph - ch);
+            turns.push_back(std::min(d, 360 - d));
+        }
+    }
+    if (saturated < 40 || int(turns.size()) < saturated / 3) return -1;
+    return median(turns, -1);
 }
 
 }  // namespace
@@ -196,14 +256,16 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
 
     // A transform that turns hues far is no lamp: the whole cover is printed in other colours.
     if (colourModel.hueTurn > kMaxHueTurn) content = seen;
+    double ink = inkHueTurn(photoRect, mask, coverRect);
+    if (ink > kMaxInkTurn) content = seen;
 
     static const bool map = std::getenv("CRATE_COVER_CHECK_MAP") != nullptr;
     if (map) {
         double grey[3] = {0.5, 0.5, 0.5}, g2[3], gc[2];
         colourModel.predict(grey, g2);
         chroma(g2, gc);
-        std::fprintf(stderr, "  gains %.2f %.2f %.2f turn %.0f° grey shift %.3f noise %.1f\n", colourModel.m[0][0], colourModel.m[1][1],
-                     colourModel.m[2][2], colourModel.hueTurn, std::hypot(gc[0] - 1.0 / 3, gc[1] - 1.0 / 3), noise);
+        std::fprintf(stderr, "  gains %.2f %.2f %.2f turn %.0f° ink turn %.0f° grey shift %.3f noise %.1f\n", colourModel.m[0][0], colourModel.m[1][1],
+                     colourModel.m[2][2], colourModel.hueTurn, ink, std::hypot(gc[0] - 1.0 / 3, gc[1] - 1.0 / 3), noise);
         for (int i = 0; i < kCells; i++) {
             if (i % kGrid == 0) std::fputs("  |", stderr);
             std::fputc(" .gX"[state[i]], stderr);

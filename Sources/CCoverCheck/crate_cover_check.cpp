@@ -97,16 +97,21 @@ Square chooseTurn(const cv::Mat &photoGray, Square sq, const cv::Mat &coverGray)
 
 /// The homography taking cover coordinates (0…side) to the photo square, turned `turns` times
 /// clockwise.
-cv::Mat squareHomography(const Square &sq, double coverSide) {
-    double n = coverSide;
+cv::Mat turnMatrix(int turns, double n) {
     // Cover point (u, v) → turned point, as cv::rotate moves pixels.
     cv::Mat turn;
-    switch (sq.turns) {
+    switch (turns) {
     case 1: turn = (cv::Mat_<double>(3, 3) << 0, -1, n, 1, 0, 0, 0, 0, 1); break;
     case 2: turn = (cv::Mat_<double>(3, 3) << -1, 0, n, 0, -1, n, 0, 0, 1); break;
     case 3: turn = (cv::Mat_<double>(3, 3) << 0, 1, 0, -1, 0, n, 0, 0, 1); break;
     default: turn = cv::Mat::eye(3, 3, CV_64F); break;
     }
+    return turn;
+}
+
+cv::Mat squareHomography(const Square &sq, double coverSide) {
+    double n = coverSide;
+    cv::Mat turn = turnMatrix(sq.turns, n);
     double k = sq.side / n;
     cv::Mat place = (cv::Mat_<double>(3, 3) << k, 0, sq.x, 0, k, sq.y, 0, 0, 1);
     return place * turn;
@@ -160,6 +165,42 @@ double alignFromSquare(const cv::Mat &photoGray, const cv::Mat &coverGray, const
     return correlation;
 }
 
+/// The cover's outline (4 corners, photo pixels at `small`'s scale, clockwise from top-left) as
+/// a start: the homography from the cover at kAlignCover onto it in the quarter turn that
+/// correlates best (32 px, as `chooseTurn`), refined by ECC as a full homography.
+double alignFromOutline(const cv::Mat &photoGray, const cv::Mat &coverGray, const std::vector<cv::Point2f> &quad,
+                        cv::Mat &h, float *search) {
+    std::vector<cv::Point2f> square = {{0, 0}, {float(kAlignCover), 0}, {float(kAlignCover), float(kAlignCover)},
+                                       {0, float(kAlignCover)}};
+    cv::Mat onto = cv::getPerspectiveTransform(square, quad);
+    constexpr int n = 32;
+    cv::Mat seen = zeroMeanUnit(resizedTo(warpedTo(photoGray, onto, coverGray.size()), n, n));
+    cv::Mat t = zeroMeanUnit(resizedTo(coverGray, n, n)), turned;
+    int best = 0;
+    double bestScore = -2;
+    for (int k = 0; k < 4; k++) {
+        if (k == 0) turned = t;
+        else cv::rotate(t, turned, k == 1 ? cv::ROTATE_90_CLOCKWISE : k == 2 ? cv::ROTATE_180 : cv::ROTATE_90_COUNTERCLOCKWISE);
+        double score = seen.dot(turned);
+        if (score > bestScore) {
+            bestScore = score;
+            best = k;
+        }
+    }
+    *search = float(bestScore);
+    cv::Mat warp;
+    cv::Mat(onto * turnMatrix(best, kAlignCover)).convertTo(warp, CV_32F);
+    double correlation = refine(photoGray, coverGray, warp);
+    warp.convertTo(h, CV_64F);
+    return correlation;
+}
+
+/// True when the corners are an axis-aligned square (a crop-search square, not an outline).
+bool isSquare(const double *c) {
+    double side = c[2] - c[0];
+    return side > 0 && c[1] == c[3] && c[4] == c[2] && c[5] == c[7] && c[6] == c[0] && std::fabs((c[5] - c[1]) - side) < 1e-6 * side;
+}
+
 /// Rectifies the photo through `h` (cover at kAlignCover → `small`), compares it with the cover and
 /// decides. False (status 4) when the outline is implausible.
 void judge(const cv::Mat &small, const cv::Mat &coverRect, const cv::Mat &h, double correlation,
@@ -194,7 +235,7 @@ void judge(const cv::Mat &small, const cv::Mat &coverRect, const cv::Mat &h, dou
     }
 }
 
-void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int chh, const double *square,
+void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int chh, const double *corners,
          crate_cover_check_limits limits, crate_cover_check *out) {
     double scale = double(kPhotoSide) / std::max(pw, ph);
     cv::Mat photoRGB = wrap(photo, pw, ph);
@@ -205,18 +246,29 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     cv::cvtColor(coverSmall, coverGray, cv::COLOR_RGB2GRAY);
     cv::Mat coverRect = resizedTo(wrap(cover, cw, chh), kRectSide, kRectSide);
 
-    Square start;
-    start.x = square[0] * scale;
-    start.y = square[1] * scale;
-    start.side = square[2] * scale;
-    Square sq = chooseTurn(photoGray, start, coverGray);
-    out->search = float(sq.score);
     cv::Mat h;
-    try {
-        double correlation = alignFromSquare(photoGray, coverGray, sq, h);
-        judge(small, coverRect, h, correlation, limits, out);
-    } catch (const cv::Exception &) {
-        out->status = 3;
+    if (isSquare(corners)) {
+        Square start;
+        start.x = corners[0] * scale;
+        start.y = corners[1] * scale;
+        start.side = (corners[2] - corners[0]) * scale;
+        Square sq = chooseTurn(photoGray, start, coverGray);
+        out->search = float(sq.score);
+        try {
+            double correlation = alignFromSquare(photoGray, coverGray, sq, h);
+            judge(small, coverRect, h, correlation, limits, out);
+        } catch (const cv::Exception &) {
+            out->status = 3;
+        }
+    } else {
+        std::vector<cv::Point2f> quad;
+        for (int i = 0; i < 4; i++) quad.emplace_back(float(corners[2 * i] * scale), float(corners[2 * i + 1] * scale));
+        try {
+            double correlation = alignFromOutline(photoGray, coverGray, quad, h, &out->search);
+            judge(small, coverRect, h, correlation, limits, out);
+        } catch (const cv::Exception &) {
+            out->status = 3;
+        }
     }
     if (out->accepted || limits.method != 1) return;
     // The hash's square can be off (a cover turned far or cut by the frame): align by features
@@ -258,21 +310,29 @@ static crate_cover_check_limits crate_cover_check_defaults(void) {
     return limits;
 }
 
+/// The corners are usable: finite, near the photo, clockwise and at least 16 px across.
+static bool usableCorners(const double *c, int32_t width, int32_t height) {
+    double area = 0;
+    for (int i = 0; i < 4; i++) {
+        double x = c[2 * i], y = c[2 * i + 1];
+        if (!(x > -double(width)) || !(x < 2.0 * width) || !(y > -double(height)) || !(y < 2.0 * height)) return false;
+        area += x * c[(2 * i + 3) % 8] - c[(2 * i + 2) % 8] * y;
+    }
+    return area / 2 >= 16.0 * 16.0;
+}
+
 static void crate_cover_check_run(const uint8_t *photo, int32_t photo_width, int32_t photo_height,
                                       const uint8_t *cover, int32_t cover_width, int32_t cover_height,
-                                      double square_x, double square_y, double square_side,
-                                      crate_cover_check_limits limits, crate_cover_check *out) {
+                                      const double *corners, crate_cover_check_limits limits, crate_cover_check *out) {
     if (!out) return;
     *out = crate_cover_check{};
-    if (!photo || !cover || photo_width < 32 || photo_height < 32 || cover_width < 32 || cover_height < 32 ||
-        !(square_side >= 16) || !(square_x > -square_side) || !(square_y > -square_side) ||
-        square_x > photo_width || square_y > photo_height) {
+    if (!photo || !cover || !corners || photo_width < 32 || photo_height < 32 || cover_width < 32 || cover_height < 32 ||
+        !usableCorners(corners, photo_width, photo_height)) {
         out->status = 1;
         return;
     }
     try {
-        const double square[3] = {square_x, square_y, square_side};
-        run(photo, photo_width, photo_height, cover, cover_width, cover_height, square, limits, out);
+        run(photo, photo_width, photo_height, cover, cover_width, cover_height, corners, limits, out);
     } catch (...) {
         *out = crate_cover_check{};
         out->status = 5;

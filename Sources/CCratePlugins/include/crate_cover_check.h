@@ -56,8 +56,10 @@ typedef struct {
 
 /// The functions themselves are reached through `crate_cover_check_table` (crate_plugins.h):
 /// `defaults` gives the calibrated thresholds; `run` checks that `photo` (upright RGB) shows the
-/// cover artwork `cover` (upright RGB), starting from the square (`square_*`, photo pixels) where
-/// the perceptual hash saw it: the quarter turn that fits best, a homography refined from it by
+/// cover artwork `cover` (upright RGB), starting from where the perceptual hash saw it: `corners`,
+/// 8 doubles (x, y of four corners clockwise from the top-left, photo pixels), an axis-aligned
+/// crop square or the cover's outline found in the photo; the quarter turn that fits best, a
+/// homography refined from it by
 /// maximising the correlation (ECC, so perspective and a slight tilt are undone), then the photo
 /// rectified into the cover's square and compared cell by cell (texture by zero-mean correlation,
 /// colour by chromaticity after the light's brightness field and colour cast are taken out), then

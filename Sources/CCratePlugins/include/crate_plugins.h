@@ -22,8 +22,9 @@ extern "C" {
 /// 2: the GStreamer table gained `bus_set_message_handler` and `message_source_uri` (bus messages
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
 /// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
-/// camera's `pipeline_from_description` and `appsink_pull_rgb`.
-#define CRATE_PLUGIN_ABI_VERSION 3
+/// camera's `pipeline_from_description` and `appsink_pull_rgb`. 4: the cover check starts from
+/// a quadrilateral (`corners`: the cover's outline or a crop square) instead of a square.
+#define CRATE_PLUGIN_ABI_VERSION 4
 
 /// libCrateCoverCheck.so
 typedef struct {
@@ -31,7 +32,7 @@ typedef struct {
     uint32_t size;
     crate_cover_check_limits (*defaults)(void);
     void (*run)(const uint8_t *photo, int32_t photo_width, int32_t photo_height, const uint8_t *cover,
-                int32_t cover_width, int32_t cover_height, double square_x, double square_y, double square_side,
+                int32_t cover_width, int32_t cover_height, const double *corners,
                 crate_cover_check_limits limits, crate_cover_check *out);
 } crate_cover_check_table;
 

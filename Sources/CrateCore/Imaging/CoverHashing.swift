@@ -23,15 +23,34 @@ public struct PhotoHashes: Sendable {
     public let pHash: UInt64
     public let dHash: UInt64
     /// Where the crop-search candidates were taken: `candidates[4 * i ..< 4 * i + 4]` (the four
-    /// rotations) come from `cropSquares[i]`. The outline candidates after them have no entry.
+    /// rotations) come from `cropSquares[i]`.
     public let cropSquares: [CropSquare]
+    /// Where the outline candidates after them were taken: `candidates[4 * (cropSquares.count + i)
+    /// ..< … + 4]` come from `outlines[i]` (a cover's outline seen turned or in perspective).
+    public let outlines: [CropOutline]
 
     /// Hashes computed elsewhere (tests, tools).
-    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64, cropSquares: [CropSquare] = []) {
+    public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64, cropSquares: [CropSquare] = [],
+                outlines: [CropOutline] = []) {
         self.candidates = candidates
         self.pHash = pHash
         self.dHash = dHash
         self.cropSquares = cropSquares
+        self.outlines = outlines
+    }
+
+    /// Where the hash came nearest `target`: a crop square, or a cover outline when one of those
+    /// came strictly nearer (a turned cover's outline undoes the turn the squares cannot).
+    public func nearestStart(to target: Hash256) -> CropOutline? {
+        var best: (distance: Int, start: CropOutline)?
+        let regions = cropSquares.map(CropOutline.init(square:)) + outlines
+        for (i, region) in regions.enumerated() where 4 * i + 3 < candidates.count {
+            for candidate in candidates[(4 * i)..<(4 * i + 4)] {
+                let d = candidate.distance(to: target)
+                if d < best?.distance ?? Int.max { best = (d, region) }
+            }
+        }
+        return best?.start
     }
 
     /// The crop square whose hashes come nearest `target`, if any crop-search hash exists.
@@ -61,6 +80,36 @@ public struct CropSquare: Equatable, Sendable {
     }
 }
 
+/// A quadrilateral of the upright photo where a cover may be, corners clockwise from the one
+/// nearest the top-left, in the same fractions as `CropSquare`: x0, y0, x1, y1, x2, y2, x3, y3.
+public struct CropOutline: Equatable, Sendable {
+    public let points: [Double]
+
+    public init(points: [Double]) {
+        self.points = points
+    }
+
+    public init(square: CropSquare) {
+        let x = square.x, y = square.y, s = square.side
+        points = [x, y, x + s, y, x + s, y + s, x, y + s]
+    }
+
+    /// `quad` (stored pixels of a `width` × `height` image) in display orientation, relative to
+    /// the square at (`x`, `y`) of side `side` (display pixels), ordered clockwise from top-left.
+    init(_ quad: Quad, orientation: ExifOrientation, width: Double, height: Double, x: Double, y: Double, side: Double) {
+        var p = quad.corners.map { orientation.displayPoint(x: $0.x, y: $0.y, width: width, height: height) }
+        // A mirroring orientation reverses the turning sense.
+        var area = 0.0
+        for i in 0..<4 { area += p[i].0 * p[(i + 1) % 4].1 - p[(i + 1) % 4].0 * p[i].1 }
+        if area < 0 { p.reverse() }
+        let first = (0..<4).min { p[$0].0 + p[$0].1 < p[$1].0 + p[$1].1 }!
+        points = (0..<4).flatMap { k -> [Double] in
+            let q = p[(first + k) % 4]
+            return [(q.0 - x) / side, (q.1 - y) / side]
+        }
+    }
+}
+
 /// Entry points for hashing covers and photos.
 public enum CoverHashing {
     /// Hashes of cover artwork (already square, upright): the whole image.
@@ -83,9 +132,23 @@ public enum CoverHashing {
                                    search: CropSearch = .standard) -> PhotoHashes {
         let integral = IntegralImage(stored)
         let base = photoHashes(of: integral, orientation: orientation, search: search)
-        let extra = quadHashes(QuadFinder.find(in: stored), integral: integral, orientation: orientation)
+        let quads = QuadFinder.find(in: stored)
+        let extra = quadHashes(quads, integral: integral, orientation: orientation)
+        let w = Double(stored.width), h = Double(stored.height)
+        let ow = orientation.swapsDimensions ? h : w, oh = orientation.swapsDimensions ? w : h
+        let short = min(ow, oh)
+        let regions = outlines(quads, orientation: orientation, width: w, height: h,
+                               x: (ow - short) / 2, y: (oh - short) / 2, side: short)
         return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash,
-                           cropSquares: base.cropSquares)
+                           cropSquares: base.cropSquares, outlines: regions)
+    }
+
+    /// Where `quadHashes` hashed, in its order (one outline per quad and inset).
+    static func outlines(_ quads: [Quad], orientation: ExifOrientation, width: Double, height: Double,
+                         x: Double, y: Double, side: Double) -> [CropOutline] {
+        quads.flatMap { quad in
+            quadInsets.map { CropOutline(quad.inset($0), orientation: orientation, width: width, height: height, x: x, y: y, side: side) }
+        }
     }
 
     /// Hashes (4 rotations, each inset) of every quad `QuadFinder` finds; empty if it finds none.

@@ -71,9 +71,8 @@ public struct CoverVerifier: Sendable {
                                                maxOccluded: Double(Float(0.2)), maxContent: 4)
 
     /// Light told from content (decision 0039), measured with `crate-bench tier0-classes`: far
-    /// more photos under casts, gradients and glare are found and fewer hard negatives answered,
-    /// but three fixture photos `standard` finds are lost and two recoloured series covers of one
-    /// hue pass, so it is not the default yet.
+    /// more photos under casts, gradients and glare are found and no hard negative answered, but
+    /// three fixture photos `standard` finds are lost, so it is not the default yet.
     public static let lightAware = CoverVerifier(method: .lightAware, minCorrelation: Double(Float(0.1)),
                                                  minAgreement: Double(Float(0.75)), closeCorrelation: 1,
                                                  minAgreementWhenClose: 1, minVisible: Double(Float(0.6)),
@@ -111,18 +110,30 @@ public struct CoverVerifier: Sendable {
     }
 
     /// Compares the photo's vision image with `artwork` (upright RGB), starting from the crop
-    /// square whose hash came nearest `coverHash`. No crop-search square: not aligned. Throws when
-    /// verification is unavailable (libCrateCoverCheck.so missing or not loadable).
+    /// square whose hash came nearest `coverHash`. When a cover outline (`PhotoHashes.outlines`)
+    /// came nearer still, the check starts from it first: a turned cover's outline undoes the
+    /// turn a square cannot. Only its acceptance is kept; otherwise the square's verdict stands,
+    /// so a poor outline never costs a photo the square would find. No crop-search square: not
+    /// aligned. Throws when verification is unavailable (libCrateCoverCheck.so missing or not loadable).
     public func check(_ photo: PreparedPhoto, against artwork: RGBImage, coverHash: Hash256) throws(PluginError) -> CoverCheck {
         _ = try Self.table()
         guard let square = photo.hashes.nearestSquare(to: coverHash) else {
             return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0, occluded: 0, content: 0)
+        }
+        if let start = photo.hashes.nearestStart(to: coverHash), start != CropOutline(square: square) {
+            let viaOutline = try check(photo.visionImage, outline: start, against: artwork)
+            if viaOutline.accepted { return viaOutline }
         }
         return try check(photo.visionImage, square: square, against: artwork)
     }
 
     /// As above, with the square given (fractions of `image`'s side).
     public func check(_ image: RGBImage, square: CropSquare, against artwork: RGBImage) throws(PluginError) -> CoverCheck {
+        try check(image, outline: CropOutline(square: square), against: artwork)
+    }
+
+    /// As above, with the outline given (fractions of `image`'s side).
+    public func check(_ image: RGBImage, outline: CropOutline, against artwork: RGBImage) throws(PluginError) -> CoverCheck {
         let run = try Self.table().pointee.run!
         let photo = image.channels == 3 ? image : image.rgb()
         let cover = artwork.channels == 3 ? artwork : artwork.rgb()
@@ -137,11 +148,16 @@ public struct CoverVerifier: Sendable {
         limits.max_content = Int32(maxContent)
         var result = crate_cover_check()
         let side = Double(min(photo.width, photo.height))
+        guard outline.points.count == 8 else {
+            return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
+        }
+        let corners = outline.points.map { $0 * side }
         photo.pixels.withUnsafeBufferPointer { p in
             cover.pixels.withUnsafeBufferPointer { c in
-                run(p.baseAddress, Int32(photo.width), Int32(photo.height),
-                    c.baseAddress, Int32(cover.width), Int32(cover.height),
-                    square.x * side, square.y * side, square.side * side, limits, &result)
+                corners.withUnsafeBufferPointer { q in
+                    run(p.baseAddress, Int32(photo.width), Int32(photo.height),
+                        c.baseAddress, Int32(cover.width), Int32(cover.height), q.baseAddress, limits, &result)
+                }
             }
         }
         let outcome: CoverCheck.Outcome = result.status != 0 ? .notAligned : result.accepted != 0 ? .accepted : .differs

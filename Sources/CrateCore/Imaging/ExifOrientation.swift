@@ -32,6 +32,20 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         case .left: return (w - y, x)
         }
     }
+
+    /// The inverse of `storedPoint`: a point of the stored image (size w×h) on the displayed one.
+    func displayPoint(x: Double, y: Double, width w: Double, height h: Double) -> (Double, Double) {
+        switch self {
+        case .up: return (x, y)
+        case .upMirrored: return (w - x, y)
+        case .down: return (w - x, h - y)
+        case .downMirrored: return (x, h - y)
+        case .leftMirrored: return (y, x)
+        case .right: return (h - y, x)
+        case .rightMirrored: return (h - y, w - x)
+        case .left: return (y, w - x)
+        }
+    }
 }
 
 extension RGBImage {

@@ -134,6 +134,7 @@ public struct ImagePreparer: Sendable {
         var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
         var visionImage: RGBImage?
         var outline: [Hash256] = []
+        var quads: [Quad] = []
         var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
         var crops = [[Hash256]](repeating: [], count: scales.count)
         crops.withUnsafeMutableBufferPointer { crops in
@@ -145,7 +146,7 @@ public struct ImagePreparer: Sendable {
                     visionImage = upright
                     jpeg = Result { try JPEGCodec.encode(upright, quality: quality) }
                 case 1:
-                    let quads = QuadFinder.find(in: EdgeMap(shrinker))
+                    quads = QuadFinder.find(in: EdgeMap(shrinker))
                     outline = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
                     centre = CoverHashing.centreHashes(of: integral, orientation: orientation)
                 default:
@@ -165,8 +166,10 @@ public struct ImagePreparer: Sendable {
             let y: Double = (c.y * short + (dh - short) / 2 - vy) / side
             return CropSquare(x: x, y: y, side: c.side * short / side)
         }
+        let outlines = CoverHashing.outlines(quads, orientation: orientation, width: Double(w), height: Double(h),
+                                             x: vx, y: vy, side: side)
         let hashes = PhotoHashes(candidates: crops.flatMap { $0 } + outline, pHash: centre.pHash, dHash: centre.dHash,
-                                 cropSquares: squares)
+                                 cropSquares: squares, outlines: outlines)
         let encoded = try jpeg.get()
         guard let visionImage else { throw ImageError.encodingFailed("no vision image") }
         return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage,
