@@ -1,0 +1,7 @@
+import CrateAudio
+import CrateCore
+import CrateTestSupport
+import Foundation
+
+@MainActor
+func benchReplayGain() async throws {}
