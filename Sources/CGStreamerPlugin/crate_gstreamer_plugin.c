@@ -41,6 +41,7 @@ static int crate_message_type(void *message) {
     case GST_MESSAGE_DURATION_CHANGED: return CRATE_GST_MESSAGE_DURATION_CHANGED;
     case GST_MESSAGE_ERROR: return CRATE_GST_MESSAGE_ERROR;
     case GST_MESSAGE_ELEMENT: return CRATE_GST_MESSAGE_ELEMENT;
+    case GST_MESSAGE_TAG: return CRATE_GST_MESSAGE_TAG;
     default: return CRATE_GST_MESSAGE_OTHER;
     }
 }
@@ -239,6 +240,26 @@ static uint8_t *crate_appsink_pull_rgb(void *pipeline, const char *sink_name, ui
     return copy;
 }
 
+static void crate_set_audio_filter(void *playbin, void *filter) { g_object_set(playbin, "audio-filter", filter, NULL); }
+
+static void crate_set_double_property(void *object, const char *name, double value) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+    if (spec && G_PARAM_SPEC_VALUE_TYPE(spec) == G_TYPE_DOUBLE) g_object_set(object, name, value, NULL);
+}
+
+static int crate_message_tag_double(void *message, const char *tag, double *value) {
+    GstMessage *m = message;
+    if (GST_MESSAGE_TYPE(m) != GST_MESSAGE_TAG) return 0;
+    GstTagList *tags = NULL;
+    gst_message_parse_tag(m, &tags);
+    if (!tags) return 0;
+    gdouble found = 0;
+    gboolean has = gst_tag_list_get_double(tags, tag, &found);
+    gst_tag_list_unref(tags);
+    if (has) *value = found;
+    return has;
+}
+
 const crate_gstreamer_table *crate_gstreamer_plugin(void) {
     static const crate_gstreamer_table table = {
         .abi_version = CRATE_PLUGIN_ABI_VERSION,
@@ -274,6 +295,9 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .message_source_uri = crate_message_source_uri,
         .pipeline_from_description = crate_pipeline_from_description,
         .appsink_pull_rgb = crate_appsink_pull_rgb,
+        .set_audio_filter = crate_set_audio_filter,
+        .set_double_property = crate_set_double_property,
+        .message_tag_double = crate_message_tag_double,
 };
     return &table;
 }

@@ -39,6 +39,9 @@ public final class GStreamerPlayer: Player {
     }
     /// False advances on end-of-stream instead of `about-to-finish` (only for measuring the gap).
     public var gapless = true
+    /// Album gain or none; applied at the next `load` (the filter changes only while stopped).
+    public var replayGain: ReplayGainMode = .default
+    private var replayGainFilter: ReplayGainFilter?
 
     private var gst: GStreamerCalls?
     private var playbin: UnsafeMutableRawPointer?
@@ -96,6 +99,7 @@ public final class GStreamerPlayer: Player {
             sinkElement = gst.table.bin_get_by_name(sink, "cratesink")
         }
         if volume != 1 { gst.table.set_volume(playbin, volume) }
+        replayGainFilter = ReplayGainFilter(gst: gst, playbin: playbin)
         guard let pipelineBus = gst.table.element_get_bus(playbin) else {
             gst.table.object_unref(playbin)
             throw AudioPlaybackError.playerUnavailable
@@ -125,6 +129,7 @@ public final class GStreamerPlayer: Player {
         _ = gst.table.element_set_state(playbin, Int32(CRATE_GST_STATE_NULL))
         bus?.stop()
         bus = nil
+        replayGainFilter?.release()
         if let sinkElement { gst.table.object_unref(sinkElement) }
         sinkElement = nil
         gst.table.object_unref(playbin)
@@ -143,6 +148,7 @@ public final class GStreamerPlayer: Player {
         stopProgress()
         setState(.null)
         queue = entries
+        replayGainFilter?.apply(replayGain, fallbackGainDb: entries[index].albumGainDb)
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
         pendingSeekMs = nil
         missingPlugin = nil
@@ -260,6 +266,7 @@ public final class GStreamerPlayer: Player {
         generation = session?.move(to: index) ?? generation
         let status = state.value.status
         setURI(queue[index].uri)
+        replayGainFilter?.setFallback(queue[index].albumGainDb)
         switch status {
         case .playing: setState(.playing)
         case .paused: setState(.paused)
@@ -316,6 +323,7 @@ public final class GStreamerPlayer: Player {
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
+            if queue.indices.contains(index) { replayGainFilter?.setFallback(queue[index].albumGainDb) }
             transition(status: state.value.status, index: index, positionMs: 0, force: true)
         case .endOfStream:
             guard let index = state.value.currentIndex else { return }

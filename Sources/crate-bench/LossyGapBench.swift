@@ -37,10 +37,11 @@ func benchLossyGap(formats: [ToneAlbum.Format]) async throws {
 
 /// Plays `files` as one album through the real player into `capture` and returns the samples.
 @MainActor
-func playCaptured(_ files: [String], capture: PCMCapture, configure: (GStreamerPlayer) -> Void = { _ in }) async throws -> [Float] {
+func playCaptured(_ files: [String], capture: PCMCapture, gains: [Double]? = nil, configure: (GStreamerPlayer) -> Void = { _ in }) async throws -> [Float] {
     try? FileManager.default.removeItem(atPath: capture.path)
     let entries = files.enumerated().map { index, path in
-        QueueEntry(gridIndex: 0, albumID: 1, track: Track(albumID: 1, position: index + 1, title: "T\(index + 1)"), filePath: path)
+        QueueEntry(gridIndex: 0, albumID: 1, track: Track(albumID: 1, position: index + 1, title: "T\(index + 1)"), filePath: path,
+                   albumGainDb: gains?[index])
     }
     let player = try GStreamerPlayer(log: PlaybackLog(fileURL: nil), sinkDescription: capture.sinkDescription)
     configure(player)

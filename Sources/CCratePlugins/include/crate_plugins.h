@@ -22,8 +22,10 @@ extern "C" {
 /// 2: the GStreamer table gained `bus_set_message_handler` and `message_source_uri` (bus messages
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
 /// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
-/// camera's `pipeline_from_description` and `appsink_pull_rgb`.
-#define CRATE_PLUGIN_ABI_VERSION 3
+/// camera's `pipeline_from_description` and `appsink_pull_rgb`. 4: the GStreamer table gained
+/// `set_audio_filter`, `set_double_property` and `message_tag_double` (ReplayGain), and the
+/// message type CRATE_GST_MESSAGE_TAG.
+#define CRATE_PLUGIN_ABI_VERSION 4
 
 /// libCrateCoverCheck.so
 typedef struct {
@@ -47,6 +49,7 @@ enum {
     CRATE_GST_MESSAGE_DURATION_CHANGED = 4,
     CRATE_GST_MESSAGE_ERROR = 5,
     CRATE_GST_MESSAGE_ELEMENT = 6,
+    CRATE_GST_MESSAGE_TAG = 7,
 };
 
 /// GstState values (the plugin checks they are GStreamer's).
@@ -128,6 +131,15 @@ typedef struct {
     /// none came.
     uint8_t *(*appsink_pull_rgb)(void *pipeline, const char *sink_name, uint64_t timeout_ns, int32_t *width, int32_t *height,
                                  int32_t *stride);
+    /// playbin's "audio-filter" (a bin from `sink_from_description`, or NULL for none); only
+    /// while the playbin is in the NULL state. playbin takes its own reference.
+    void (*set_audio_filter)(void *playbin, void *filter);
+    /// Sets a gdouble property (rgvolume's "fallback-gain", "pre-amp"); ignored when the object
+    /// has no such property.
+    void (*set_double_property)(void *object, const char *name, double value);
+    /// A tag message's double tag (GStreamer's tag name, e.g. "replaygain-track-gain"); non-zero
+    /// when the message has it.
+    int (*message_tag_double)(void *message, const char *tag, double *value);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);
