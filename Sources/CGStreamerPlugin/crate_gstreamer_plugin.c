@@ -4,6 +4,7 @@
 #include "crate_plugins.h"
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
+#include <math.h>
 #include <string.h>
 
 _Static_assert(CRATE_GST_STATE_NULL == GST_STATE_NULL && CRATE_GST_STATE_READY == GST_STATE_READY &&
@@ -242,9 +243,48 @@ static uint8_t *crate_appsink_pull_rgb(void *pipeline, const char *sink_name, ui
 
 static void crate_set_audio_filter(void *playbin, void *filter) { g_object_set(playbin, "audio-filter", filter, NULL); }
 
-static void crate_set_double_property(void *object, const char *name, double value) {
-    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
-    if (spec && G_PARAM_SPEC_VALUE_TYPE(spec) == G_TYPE_DOUBLE) g_object_set(object, name, value, NULL);
+typedef struct {
+    double (*stored_gain_db)(void *data);
+    void *data;
+} crate_gain_follower;
+
+/// dB to the volume element's factor (it allows 0…10, +20 dB).
+static void crate_apply_gain(GstPad *pad, double gain_db) {
+    GstObject *element = gst_pad_get_parent(pad);
+    if (!element) return;
+    double factor = pow(10.0, gain_db / 20.0);
+    g_object_set(element, "volume", factor > 10.0 ? 10.0 : factor, NULL);
+    gst_object_unref(element);
+}
+
+/// rgvolume is not used: it forgets a file's gain tags only on EOS, which gapless playback never
+/// sends between files, so a tagged album's gain would stay on the untagged album after it.
+static GstPadProbeReturn crate_gain_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    crate_gain_follower *follower = user;
+    if (!event) return GST_PAD_PROBE_OK;
+    if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        crate_apply_gain(pad, follower->stored_gain_db(follower->data));
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_TAG) {
+        GstTagList *tags = NULL;
+        gst_event_parse_tag(event, &tags);
+        gdouble gain = 0, reference = 89.0;
+        if (tags && gst_tag_list_get_double(tags, GST_TAG_ALBUM_GAIN, &gain)) {
+            if (gst_tag_list_get_double(tags, GST_TAG_REFERENCE_LEVEL, &reference)) gain += 89.0 - reference;
+            if (gain > -60.0 && gain < 60.0) crate_apply_gain(pad, gain);
+        }
+    }
+    return GST_PAD_PROBE_OK;
+}
+
+static void crate_follow_album_gain(void *volume, double (*stored_gain_db)(void *data), void *data) {
+    GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(volume), "sink");
+    if (!pad) return;
+    crate_gain_follower *follower = g_new0(crate_gain_follower, 1);
+    follower->stored_gain_db = stored_gain_db;
+    follower->data = data;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, crate_gain_probe, follower, g_free);
+    gst_object_unref(pad);
 }
 
 static int crate_message_tag_double(void *message, const char *tag, double *value) {
@@ -296,7 +336,7 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .pipeline_from_description = crate_pipeline_from_description,
         .appsink_pull_rgb = crate_appsink_pull_rgb,
         .set_audio_filter = crate_set_audio_filter,
-        .set_double_property = crate_set_double_property,
+        .follow_album_gain = crate_follow_album_gain,
         .message_tag_double = crate_message_tag_double,
 };
     return &table;

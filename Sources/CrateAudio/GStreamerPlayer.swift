@@ -99,12 +99,12 @@ public final class GStreamerPlayer: Player {
             sinkElement = gst.table.bin_get_by_name(sink, "cratesink")
         }
         if volume != 1 { gst.table.set_volume(playbin, volume) }
-        replayGainFilter = ReplayGainFilter(gst: gst, playbin: playbin)
         guard let pipelineBus = gst.table.element_get_bus(playbin) else {
             gst.table.object_unref(playbin)
             throw AudioPlaybackError.playerUnavailable
         }
         let session = GStreamerSession(gst: gst)
+        replayGainFilter = ReplayGainFilter(gst: gst, playbin: playbin, session: session)
         // The signal holds its own reference: the session outlives any streaming thread.
         let unmanaged = Unmanaged.passRetained(session).toOpaque()
         _ = gst.table.signal_connect(playbin, "about-to-finish", unsafeBitCast(aboutToFinish, to: (@convention(c) () -> Void).self), unmanaged)
@@ -129,7 +129,6 @@ public final class GStreamerPlayer: Player {
         _ = gst.table.element_set_state(playbin, Int32(CRATE_GST_STATE_NULL))
         bus?.stop()
         bus = nil
-        replayGainFilter?.release()
         if let sinkElement { gst.table.object_unref(sinkElement) }
         sinkElement = nil
         gst.table.object_unref(playbin)
@@ -148,8 +147,8 @@ public final class GStreamerPlayer: Player {
         stopProgress()
         setState(.null)
         queue = entries
-        replayGainFilter?.apply(replayGain, fallbackGainDb: entries[index].albumGainDb)
-        generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
+        replayGainFilter?.apply(replayGain)
+        generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless, gains: entries.map(\.albumGainDb))
         pendingSeekMs = nil
         missingPlugin = nil
         failedAhead = []
@@ -266,7 +265,6 @@ public final class GStreamerPlayer: Player {
         generation = session?.move(to: index) ?? generation
         let status = state.value.status
         setURI(queue[index].uri)
-        replayGainFilter?.setFallback(queue[index].albumGainDb)
         switch status {
         case .playing: setState(.playing)
         case .paused: setState(.paused)
@@ -323,7 +321,6 @@ public final class GStreamerPlayer: Player {
             for skippedIndex in gone {
                 skipped(skippedIndex, because: .fileMissing(path: queue[skippedIndex].filePath ?? ""))
             }
-            if queue.indices.contains(index) { replayGainFilter?.setFallback(queue[index].albumGainDb) }
             transition(status: state.value.status, index: index, positionMs: 0, force: true)
         case .endOfStream:
             guard let index = state.value.currentIndex else { return }

@@ -50,4 +50,11 @@ func benchReplayGain() async throws {
     let plain = try loud.encode(.flac, in: base + "/loud-plain") + quiet.encode(.flac, in: base + "/quiet-plain")
     let stored = [loudGain.gainDb, loudGain.gainDb, quietGain.gainDb, quietGain.gainDb]
     report("album gain, stored in the library", try await playCaptured(plain, capture: capture, gains: stored) { $0.replayGain = .album })
+
+    // A gain that would clip: the loud album (peak −1.5 dBFS) raised by 12 dB; the limiter keeps
+    // every sample under full scale.
+    let hot = try await playCaptured(Array(plain.prefix(2)), capture: capture, gains: [12, 12]) { $0.replayGain = .album }
+    let over = hot.filter { abs($0) >= 1 }.count
+    print(String(format: "%-34@ level %6.2f dBFS  highest sample %.4f (%+.2f dBFS)  samples at or over full scale: %d of %d",
+                 "+12 dB on a −1.5 dBFS peak", PCMCapture.rmsDb(hot), PCMCapture.peak(hot), 20 * log10(Double(PCMCapture.peak(hot))), over, hot.count))
 }

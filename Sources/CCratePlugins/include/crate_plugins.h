@@ -23,7 +23,7 @@ extern "C" {
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
 /// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
 /// camera's `pipeline_from_description` and `appsink_pull_rgb`. 4: the GStreamer table gained
-/// `set_audio_filter`, `set_double_property` and `message_tag_double` (ReplayGain), and the
+/// `set_audio_filter`, `follow_album_gain` and `message_tag_double` (ReplayGain), and the
 /// message type CRATE_GST_MESSAGE_TAG.
 #define CRATE_PLUGIN_ABI_VERSION 4
 
@@ -134,9 +134,11 @@ typedef struct {
     /// playbin's "audio-filter" (a bin from `sink_from_description`, or NULL for none); only
     /// while the playbin is in the NULL state. playbin takes its own reference.
     void (*set_audio_filter)(void *playbin, void *filter);
-    /// Sets a gdouble property (rgvolume's "fallback-gain", "pre-amp"); ignored when the object
-    /// has no such property.
-    void (*set_double_property)(void *object, const char *name, double value);
+    /// Album gain per file on a `volume` element (playbin's audio filter): at each stream-start
+    /// its "volume" becomes `stored_gain_db(data)` (the library's gain for the file starting, 0
+    /// for none), and a tag event of that stream with an album gain (REPLAYGAIN_ALBUM_GAIN,
+    /// adjusted to the 89 dB reference) replaces it. Called on the streaming thread.
+    void (*follow_album_gain)(void *volume, double (*stored_gain_db)(void *data), void *data);
     /// A tag message's double tag (GStreamer's tag name, e.g. "replaygain-track-gain"); non-zero
     /// when the message has it.
     int (*message_tag_double)(void *message, const char *tag, double *value);
