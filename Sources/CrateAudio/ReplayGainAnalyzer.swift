@@ -13,7 +13,7 @@ public final class ReplayGainAnalyzer {
     public init() throws {
         gst = try GStreamerRuntime.calls()
         guard gst.table.has_element("rganalysis") != 0, gst.table.has_element("concat") != 0 else {
-            throw AudioPlaybackError.missingPlugin(format: "ReplayGain", package: "gstreamer1.0-plugins-good")
+            throw AlbumGainError.analysisUnavailable
         }
     }
 
@@ -27,20 +27,20 @@ public final class ReplayGainAnalyzer {
         return text
     }
 
-    /// The album gain and peak of `files` (in play order). Throws `unreadableFile` with the
-    /// first file when the pipeline fails, `playbackFailed` when nothing was measured in time.
+    /// The album gain and peak of `files` (in play order). Throws `AlbumGainError.unreadable`
+    /// with the failing file, `noResult` when nothing was measured in time.
     public func albumGain(files: [String], timeoutSeconds: Double = 600) throws -> AlbumGain {
         guard !files.isEmpty else { throw PlaybackError.nothingToPlay }
         var errorText: UnsafeMutablePointer<CChar>?
         guard let pipeline = gst.table.pipeline_from_description(Self.description(files: files), &errorText) else {
             gst.table.free_string(errorText)
-            throw AudioPlaybackError.unreadableFile(path: files[0])
+            throw AlbumGainError.unreadable(path: files[0])
         }
         defer {
             _ = gst.table.element_set_state(pipeline, Int32(CRATE_GST_STATE_NULL))
             gst.table.object_unref(pipeline)
         }
-        guard let bus = gst.table.element_get_bus(pipeline) else { throw AudioPlaybackError.playerUnavailable }
+        guard let bus = gst.table.element_get_bus(pipeline) else { throw AlbumGainError.analysisUnavailable }
         defer { gst.table.object_unref(bus) }
         _ = gst.table.element_set_state(pipeline, Int32(CRATE_GST_STATE_PLAYING))
         var gain: Double?, peak: Double?
@@ -54,7 +54,7 @@ public final class ReplayGainAnalyzer {
                 if gst.table.message_tag_double(message, "replaygain-track-gain", &value) != 0 { gain = value }
                 if gst.table.message_tag_double(message, "replaygain-track-peak", &value) != 0 { peak = value }
             case CRATE_GST_MESSAGE_EOS:
-                guard let gain else { throw AudioPlaybackError.playbackFailed(path: files[0]) }
+                guard let gain else { throw AlbumGainError.noResult(path: files[0]) }
                 return AlbumGain(gainDb: gain, peak: peak ?? 1)
             case CRATE_GST_MESSAGE_ERROR:
                 let source = gst.table.message_source_uri(message).map { uri -> String in
@@ -62,11 +62,11 @@ public final class ReplayGainAnalyzer {
                     return String(cString: uri)
                 }
                 let path = source.flatMap { uri in files.first { MusicFile.uri(forPath: $0) == uri } } ?? files[0]
-                throw AudioPlaybackError.unreadableFile(path: path)
+                throw AlbumGainError.unreadable(path: path)
             default:
                 break
             }
         }
-        throw AudioPlaybackError.playbackFailed(path: files[0])
+        throw AlbumGainError.noResult(path: files[0])
     }
 }

@@ -439,6 +439,10 @@ extension AppDatabase {
         migrator.registerMigration("v22-listens") { db in
             try createListenOutbox(db)
         }
+        // Album gains measured by `crate music analyze`, kept here, never written into the files.
+        migrator.registerMigration("v26-replaygain") { db in
+            try createAlbumGain(db)
+        }
 
         return migrator
     }()

@@ -156,7 +156,7 @@ public final class PlaybackStore {
         let content = await loadBatch(manager.batchAlbumIDs)
         // A newer request (or Stop) came while this one loaded: it decides.
         guard request == self.request else { return }
-        manager.fill(trackLists: content.trackLists, files: content.files)
+        manager.fill(trackLists: content.trackLists, files: content.files, gains: content.gains)
         guard let first = manager.entryIndex(ofAlbum: albumID) else {
             if content.missingAlbumIDs.contains(albumID) {
                 refuse(PlaybackError.albumNotFound(albumID), albumID: albumID)
