@@ -36,11 +36,14 @@ struct MusicAnalyzeCommand: AsyncParsableCommand {
             }
             if let album, matched.isEmpty { throw AudioPlaybackError.notInMusicFolder(albumID: album) }
             let analyzer = try ReplayGainAnalyzer()
-            var measured = 0, failed = 0
+            var measured = 0, failed = 0, stored = 0
             for (album, disk) in matched {
                 guard let albumID = album.id else { continue }
                 let name = "\(albumID) \(Terminal.field(album.artist)) — \(Terminal.field(album.title))"
-                if !again, try database.albumGain(albumID: albumID, directory: disk.directory) != nil { continue }
+                if !again, try database.albumGain(albumID: albumID, directory: disk.directory) != nil {
+                    stored += 1
+                    continue
+                }
                 let files = AlbumMatcher.tracks(of: disk, albumID: albumID).map(\.file.path)
                 do {
                     let gain = try analyzer.albumGain(files: files)
@@ -52,7 +55,10 @@ struct MusicAnalyzeCommand: AsyncParsableCommand {
                     failed += 1
                 }
             }
-            Terminal.say("\(measured) albums measured\(failed > 0 ? ", \(failed) failed" : "").")
+            var summary = measured == 1 ? "1 album measured" : "\(measured) albums measured"
+            if failed > 0 { summary += ", \(failed) failed" }
+            if stored > 0 { summary += ", \(stored) measured before (--again measures them again)" }
+            Terminal.say(summary + ".")
             if failed > 0 { throw ExitCode(1) }
         } catch let exit as ExitCode {
             throw exit
