@@ -300,6 +300,51 @@ static int crate_message_tag_double(void *message, const char *tag, double *valu
     return has;
 }
 
+/// The first buffer into mpegaudioparse: if its first frame is a Xing/Info frame whose LAME tag
+/// is signed by ffmpeg ("Lavc"/"Lavf", same layout as LAME's), the signature becomes "LAME" in
+/// this buffer only, so the parser trims the delay and padding it records. Then the probe goes.
+static GstPadProbeReturn crate_lavc_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user) {
+    (void)pad;
+    (void)user;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) return GST_PAD_PROBE_REMOVE;
+    gssize at = -1;
+    // The Xing/Info marker sits 13–36 bytes into the first frame (after the side information).
+    for (gsize i = 0; map.size >= 4 && i + 4 <= map.size && i < 64; i++) {
+        if (memcmp(map.data + i, "Xing", 4) == 0 || memcmp(map.data + i, "Info", 4) == 0) {
+            if (i + 8 > map.size) break;
+            guint32 flags = GST_READ_UINT32_BE(map.data + i + 4);
+            gsize lame = i + 8 + ((flags & 1) ? 4 : 0) + ((flags & 2) ? 4 : 0) + ((flags & 4) ? 100 : 0) + ((flags & 8) ? 4 : 0);
+            if (lame + 36 <= map.size && (memcmp(map.data + lame, "Lavc", 4) == 0 || memcmp(map.data + lame, "Lavf", 4) == 0)) at = (gssize)lame;
+            break;
+        }
+    }
+    gst_buffer_unmap(buffer, &map);
+    if (at >= 0) {
+        buffer = gst_buffer_make_writable(buffer);
+        gst_buffer_fill(buffer, (gsize)at, "LAME", 4);
+        GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    }
+    return GST_PAD_PROBE_REMOVE;
+}
+
+static void crate_element_setup(GstElement *playbin, GstElement *element, gpointer user) {
+    (void)playbin;
+    (void)user;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (!factory || strcmp(GST_OBJECT_NAME(factory), "mpegaudioparse") != 0) return;
+    GstPad *pad = gst_element_get_static_pad(element, "sink");
+    if (!pad) return;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, crate_lavc_probe, NULL, NULL);
+    gst_object_unref(pad);
+}
+
+static void crate_read_lavc_gapless(void *playbin) {
+    g_signal_connect(playbin, "element-setup", G_CALLBACK(crate_element_setup), NULL);
+}
+
 const crate_gstreamer_table *crate_gstreamer_plugin(void) {
     static const crate_gstreamer_table table = {
         .abi_version = CRATE_PLUGIN_ABI_VERSION,
@@ -338,6 +383,7 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .set_audio_filter = crate_set_audio_filter,
         .follow_album_gain = crate_follow_album_gain,
         .message_tag_double = crate_message_tag_double,
+        .read_lavc_gapless = crate_read_lavc_gapless,
 };
     return &table;
 }

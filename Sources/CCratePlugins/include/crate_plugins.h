@@ -23,8 +23,8 @@ extern "C" {
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
 /// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
 /// camera's `pipeline_from_description` and `appsink_pull_rgb`. 4: the GStreamer table gained
-/// `set_audio_filter`, `follow_album_gain` and `message_tag_double` (ReplayGain), and the
-/// message type CRATE_GST_MESSAGE_TAG.
+/// `set_audio_filter`, `follow_album_gain` and `message_tag_double` (ReplayGain),
+/// `read_lavc_gapless` (MP3 from ffmpeg), and the message type CRATE_GST_MESSAGE_TAG.
 #define CRATE_PLUGIN_ABI_VERSION 4
 
 /// libCrateCoverCheck.so
@@ -142,6 +142,10 @@ typedef struct {
     /// A tag message's double tag (GStreamer's tag name, e.g. "replaygain-track-gain"); non-zero
     /// when the message has it.
     int (*message_tag_double)(void *message, const char *tag, double *value);
+    /// Makes playbin's MP3 parser read the encoder delay and padding of MP3s made by ffmpeg: their
+    /// LAME tag is signed "Lavc"/"Lavf", which GStreamer 1.22's mpegaudioparse ignores; the
+    /// signature is read as "LAME" in the parser's first buffer (the file is never written).
+    void (*read_lavc_gapless)(void *playbin);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);
