@@ -11,7 +11,7 @@ public final class PlaybackStore {
     public let state = ObservableValue(PlaybackState())
 
     let database: AppDatabase
-    let player: any Player
+    public let player: any Player
     /// Replaced when settings change (another MusicBrainz endpoint or contact).
     private(set) var trackLists: TrackListProvider
     /// Where albums' audio files are found (real playback). Nil plays the library's track lists
