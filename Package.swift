@@ -105,7 +105,7 @@ let package = Package(
             dependencies: ["CCratePlugins", "CGStreamer"],
             linkerSettings: [
                 .linkedLibrary("gstpbutils-1.0"), .linkedLibrary("gstreamer-1.0"),
-                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+                .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("m"),
             ]
         ),
         .target(

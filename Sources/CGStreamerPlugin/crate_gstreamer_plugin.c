@@ -4,6 +4,7 @@
 #include "crate_plugins.h"
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
+#include <math.h>
 #include <string.h>
 
 _Static_assert(CRATE_GST_STATE_NULL == GST_STATE_NULL && CRATE_GST_STATE_READY == GST_STATE_READY &&
@@ -41,6 +42,7 @@ static int crate_message_type(void *message) {
     case GST_MESSAGE_DURATION_CHANGED: return CRATE_GST_MESSAGE_DURATION_CHANGED;
     case GST_MESSAGE_ERROR: return CRATE_GST_MESSAGE_ERROR;
     case GST_MESSAGE_ELEMENT: return CRATE_GST_MESSAGE_ELEMENT;
+    case GST_MESSAGE_TAG: return CRATE_GST_MESSAGE_TAG;
     default: return CRATE_GST_MESSAGE_OTHER;
     }
 }
@@ -239,6 +241,110 @@ static uint8_t *crate_appsink_pull_rgb(void *pipeline, const char *sink_name, ui
     return copy;
 }
 
+static void crate_set_audio_filter(void *playbin, void *filter) { g_object_set(playbin, "audio-filter", filter, NULL); }
+
+typedef struct {
+    double (*stored_gain_db)(void *data);
+    void *data;
+} crate_gain_follower;
+
+/// dB to the volume element's factor (it allows 0…10, +20 dB).
+static void crate_apply_gain(GstPad *pad, double gain_db) {
+    GstObject *element = gst_pad_get_parent(pad);
+    if (!element) return;
+    double factor = pow(10.0, gain_db / 20.0);
+    g_object_set(element, "volume", factor > 10.0 ? 10.0 : factor, NULL);
+    gst_object_unref(element);
+}
+
+/// rgvolume is not used: it forgets a file's gain tags only on EOS, which gapless playback never
+/// sends between files, so a tagged album's gain would stay on the untagged album after it.
+static GstPadProbeReturn crate_gain_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    crate_gain_follower *follower = user;
+    if (!event) return GST_PAD_PROBE_OK;
+    if (GST_EVENT_TYPE(event) == GST_EVENT_STREAM_START) {
+        crate_apply_gain(pad, follower->stored_gain_db(follower->data));
+    } else if (GST_EVENT_TYPE(event) == GST_EVENT_TAG) {
+        GstTagList *tags = NULL;
+        gst_event_parse_tag(event, &tags);
+        gdouble gain = 0, reference = 89.0;
+        if (tags && gst_tag_list_get_double(tags, GST_TAG_ALBUM_GAIN, &gain)) {
+            if (gst_tag_list_get_double(tags, GST_TAG_REFERENCE_LEVEL, &reference)) gain += 89.0 - reference;
+            if (gain > -60.0 && gain < 60.0) crate_apply_gain(pad, gain);
+        }
+    }
+    return GST_PAD_PROBE_OK;
+}
+
+static void crate_follow_album_gain(void *volume, double (*stored_gain_db)(void *data), void *data) {
+    GstPad *pad = gst_element_get_static_pad(GST_ELEMENT(volume), "sink");
+    if (!pad) return;
+    crate_gain_follower *follower = g_new0(crate_gain_follower, 1);
+    follower->stored_gain_db = stored_gain_db;
+    follower->data = data;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, crate_gain_probe, follower, g_free);
+    gst_object_unref(pad);
+}
+
+static int crate_message_tag_double(void *message, const char *tag, double *value) {
+    GstMessage *m = message;
+    if (GST_MESSAGE_TYPE(m) != GST_MESSAGE_TAG) return 0;
+    GstTagList *tags = NULL;
+    gst_message_parse_tag(m, &tags);
+    if (!tags) return 0;
+    gdouble found = 0;
+    gboolean has = gst_tag_list_get_double(tags, tag, &found);
+    gst_tag_list_unref(tags);
+    if (has) *value = found;
+    return has;
+}
+
+/// The first buffer into mpegaudioparse: if its first frame is a Xing/Info frame whose LAME tag
+/// is signed by ffmpeg ("Lavc"/"Lavf", same layout as LAME's), the signature becomes "LAME" in
+/// this buffer only, so the parser trims the delay and padding it records. Then the probe goes.
+static GstPadProbeReturn crate_lavc_probe(GstPad *pad, GstPadProbeInfo *info, gpointer user) {
+    (void)pad;
+    (void)user;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) return GST_PAD_PROBE_REMOVE;
+    gssize at = -1;
+    // The Xing/Info marker sits 13–36 bytes into the first frame (after the side information).
+    for (gsize i = 0; map.size >= 4 && i + 4 <= map.size && i < 64; i++) {
+        if (memcmp(map.data + i, "Xing", 4) == 0 || memcmp(map.data + i, "Info", 4) == 0) {
+            if (i + 8 > map.size) break;
+            guint32 flags = GST_READ_UINT32_BE(map.data + i + 4);
+            gsize lame = i + 8 + ((flags & 1) ? 4 : 0) + ((flags & 2) ? 4 : 0) + ((flags & 4) ? 100 : 0) + ((flags & 8) ? 4 : 0);
+            if (lame + 36 <= map.size && (memcmp(map.data + lame, "Lavc", 4) == 0 || memcmp(map.data + lame, "Lavf", 4) == 0)) at = (gssize)lame;
+            break;
+        }
+    }
+    gst_buffer_unmap(buffer, &map);
+    if (at >= 0) {
+        buffer = gst_buffer_make_writable(buffer);
+        gst_buffer_fill(buffer, (gsize)at, "LAME", 4);
+        GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    }
+    return GST_PAD_PROBE_REMOVE;
+}
+
+static void crate_element_setup(GstElement *playbin, GstElement *element, gpointer user) {
+    (void)playbin;
+    (void)user;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (!factory || strcmp(GST_OBJECT_NAME(factory), "mpegaudioparse") != 0) return;
+    GstPad *pad = gst_element_get_static_pad(element, "sink");
+    if (!pad) return;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, crate_lavc_probe, NULL, NULL);
+    gst_object_unref(pad);
+}
+
+static void crate_read_lavc_gapless(void *playbin) {
+    g_signal_connect(playbin, "element-setup", G_CALLBACK(crate_element_setup), NULL);
+}
+
 const crate_gstreamer_table *crate_gstreamer_plugin(void) {
     static const crate_gstreamer_table table = {
         .abi_version = CRATE_PLUGIN_ABI_VERSION,
@@ -274,6 +380,10 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .message_source_uri = crate_message_source_uri,
         .pipeline_from_description = crate_pipeline_from_description,
         .appsink_pull_rgb = crate_appsink_pull_rgb,
+        .set_audio_filter = crate_set_audio_filter,
+        .follow_album_gain = crate_follow_album_gain,
+        .message_tag_double = crate_message_tag_double,
+        .read_lavc_gapless = crate_read_lavc_gapless,
 };
     return &table;
 }

@@ -39,6 +39,9 @@ public final class GStreamerPlayer: Player {
     }
     /// False advances on end-of-stream instead of `about-to-finish` (only for measuring the gap).
     public var gapless = true
+    /// Album gain or none; applied at the next `load` (the filter changes only while stopped).
+    public var replayGain: ReplayGainMode = .default
+    private var replayGainFilter: ReplayGainFilter?
 
     private var gst: GStreamerCalls?
     private var playbin: UnsafeMutableRawPointer?
@@ -85,6 +88,8 @@ public final class GStreamerPlayer: Player {
             throw AudioPlaybackError.playerUnavailable
         }
         gst.table.set_audio_only(playbin)
+        // MP3s from ffmpeg join without a gap too (docs/decisions/0046-replaygain-and-lossy-gapless.md).
+        gst.table.read_lavc_gapless(playbin)
         if let sinkDescription, !sinkDescription.trimmingCharacters(in: .whitespaces).isEmpty {
             var errorText: UnsafeMutablePointer<CChar>?
             guard let sink = gst.table.sink_from_description(sinkDescription, &errorText) else {
@@ -101,6 +106,7 @@ public final class GStreamerPlayer: Player {
             throw AudioPlaybackError.playerUnavailable
         }
         let session = GStreamerSession(gst: gst)
+        replayGainFilter = ReplayGainFilter(gst: gst, playbin: playbin, session: session)
         // The signal holds its own reference: the session outlives any streaming thread.
         let unmanaged = Unmanaged.passRetained(session).toOpaque()
         _ = gst.table.signal_connect(playbin, "about-to-finish", unsafeBitCast(aboutToFinish, to: (@convention(c) () -> Void).self), unmanaged)
@@ -143,7 +149,8 @@ public final class GStreamerPlayer: Player {
         stopProgress()
         setState(.null)
         queue = entries
-        generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless)
+        replayGainFilter?.apply(replayGain)
+        generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless, gains: entries.map(\.albumGainDb))
         pendingSeekMs = nil
         missingPlugin = nil
         failedAhead = []

@@ -32,14 +32,27 @@ final class GStreamerSession: @unchecked Sendable {
     private var fired = false
     /// A seek is in flight: `about-to-finish` hands playbin nothing until it is done.
     private var holding = false
+    /// Each entry's stored album gain, and the entry playbin was handed last (the current one
+    /// after a move, the queued one after about-to-finish): the file whose stream starts next
+    /// in the audio filter (`startingGainDb`).
+    private var gains: [Double?] = []
+    private var handed: Int?
 
     init(gst: GStreamerCalls) { self.gst = gst }
 
+    /// Streaming thread, at a stream-start in the ReplayGain filter: the stored album gain of
+    /// the file starting (0 dB when none is known).
+    func startingGainDb() -> Double {
+        lock.withLock { handed.flatMap { gains.indices.contains($0) ? gains[$0] : nil } ?? 0 }
+    }
+
     var generation: Int { lock.withLock { _generation } }
 
-    func reset(paths: [String?], current: Int?, gapless: Bool) -> Int {
+    func reset(paths: [String?], current: Int?, gapless: Bool, gains: [Double?] = []) -> Int {
         lock.withLock {
             self.paths = paths
+            self.gains = gains
+            handed = current
             self.current = current
             self.gapless = gapless
             queued = []
@@ -57,6 +70,7 @@ final class GStreamerSession: @unchecked Sendable {
     func move(to index: Int?) -> Int {
         lock.withLock {
             current = index
+            handed = index
             queued = []
             skipped = []
             ownStartPending = true
@@ -83,6 +97,7 @@ final class GStreamerSession: @unchecked Sendable {
     func beginSeek(current index: Int?) -> Seek {
         lock.withLock {
             current = index
+            handed = index
             queued = []
             skipped = []
             holding = true
@@ -113,6 +128,7 @@ final class GStreamerSession: @unchecked Sendable {
             while index < paths.count {
                 if let path = paths[index], Self.exists(path) {
                     queued.append(index)
+                    handed = index
                     return MusicFile.uri(forPath: path)
                 }
                 skipped.append(index)

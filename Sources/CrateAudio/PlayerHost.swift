@@ -75,6 +75,7 @@ public final class PlayerHost {
         case .next: await player.next()
         case .previous: await player.previous()
         case .volume(let volume): player.volume = volume
+        case .replayGain(let mode): player.replayGain = mode
         }
     }
 

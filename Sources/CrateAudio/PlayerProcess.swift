@@ -39,6 +39,12 @@ public final class PlayerProcess: Player {
             if child != nil { Task { try? await self.request(.volume(volume)) } }
         }
     }
+    /// ReplayGain (a new player process gets it too); applied from the next `load`.
+    public var replayGain: ReplayGainMode = .default {
+        didSet {
+            if child != nil, replayGain != oldValue { Task { try? await self.request(.replayGain(replayGain)) } }
+        }
+    }
     /// The running player process, if any (tests stop it on purpose).
     public var processID: Int32? { child?.pid }
     /// How many times the player process was started again after it died.
@@ -207,6 +213,7 @@ public final class PlayerProcess: Player {
         childReported = false
         // Its answer (id 0) is not waited for: volume cannot fail.
         if volume != 1 { child.send(PlayerWire.Request(id: 0, command: .volume(volume))) }
+        if replayGain != .default { child.send(PlayerWire.Request(id: 0, command: .replayGain(replayGain))) }
         return child
     }
 

@@ -17,6 +17,7 @@ enum PlayerWire {
         var title: String
         var durationMs: Int?
         var filePath: String?
+        var albumGainDb: Double?
 
         init(_ entry: QueueEntry) {
             gridIndex = entry.id.gridIndex
@@ -27,12 +28,13 @@ enum PlayerWire {
             title = entry.track.title
             durationMs = entry.track.durationMs
             filePath = entry.filePath
+            albumGainDb = entry.albumGainDb
         }
 
         var queueEntry: QueueEntry {
             QueueEntry(gridIndex: gridIndex, albumID: albumID,
                        track: Track(albumID: albumID, disc: disc, position: position, number: number, title: title, durationMs: durationMs),
-                       filePath: filePath)
+                       filePath: filePath, albumGainDb: albumGainDb)
         }
     }
 
@@ -45,6 +47,7 @@ enum PlayerWire {
         case next
         case previous
         case volume(Double)
+        case replayGain(ReplayGainMode)
     }
 
     struct Request: Codable, Equatable, Sendable {

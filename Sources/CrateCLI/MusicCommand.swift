@@ -8,7 +8,7 @@ struct MusicCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "music",
         abstract: "Index your music folder and see which albums of your crate have files.",
-        subcommands: [MusicScanCommand.self, MusicStatusCommand.self, MusicAddCommand.self]
+        subcommands: [MusicScanCommand.self, MusicStatusCommand.self, MusicAddCommand.self, MusicAnalyzeCommand.self]
     )
 }
 

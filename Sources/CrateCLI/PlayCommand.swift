@@ -118,6 +118,7 @@ struct PlayCommand: AsyncParsableCommand {
             try PluginLoader.locate(.gstreamer)
             player = PlayerProcess(log: log, executable: try PlayerProcess.locate(),
                                    sinkDescription: ProcessInfo.processInfo.environment["CRATE_AUDIO_SINK"])
+            player.replayGain = (try? Settings.load(paths: paths))?.replayGain ?? .default
         } catch {
             Terminal.warn(UserMessage.text(for: error))
             return false

@@ -1,4 +1,5 @@
 import CrateCore
+import CrateTestSupport
 import Foundation
 
 /// crate-bench: measurements that are not tests (docs/performance.md).
@@ -10,6 +11,8 @@ import Foundation
 ///   crate-bench music-index [--files N] [--runs N]  `crate music scan` of N files, again unchanged, and `find`
 ///   crate-bench tags [N]                      TagLib against GStreamer's discoverer on N files
 ///   crate-bench gap [RUNS]                    silence between tracks at the sink, gapless vs end-of-stream
+///   crate-bench lossy-gap [FORMAT...]         sample-level seams between tracks per lossy format (lame, ffmpeg, oggenc, opusenc)
+///   crate-bench replaygain                    output level of two albums 10 dB apart with album gain on and off
 ///   crate-bench player [RUNS]                 the player process against the player in this process
 ///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
@@ -350,10 +353,14 @@ do {
             exit(64)
         }
         try await benchVerdict(barcodePhoto: photo, plainPhoto: plain, runs: runs, fixtures: "Tests/Fixtures/images")
+    case "lossy-gap":
+        try await benchLossyGap(formats: ToneAlbum.Format.parse(arguments.dropFirst()))
+    case "replaygain":
+        try await benchReplayGain()
     case "player":
         try await benchPlayer(runs: arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5)
     default:
-        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0-classes DIR [--fixtures FIXTURES_DIR] [--verbose] | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes] | crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]")
+        print("usage: crate-bench image PHOTO... [--runs N] | crate-bench calibrate FIXTURES_DIR | crate-bench tier0-classes DIR [--fixtures FIXTURES_DIR] [--verbose] | crate-bench tier0 [--albums N] [--runs N] | crate-bench library DATA_DIR | crate-bench music-index [--files N] [--runs N] | crate-bench tags [N] | crate-bench gap [RUNS] | crate-bench lossy-gap [FORMAT...] | crate-bench replaygain | crate-bench player [RUNS] | crate-bench wall [--runs N] [--latency S] | crate-bench artist [--runs N] [--count N] | crate-bench barcodes DIR [--runs N] [--lines N] [--passes] | crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]")
         exit(64)
     }
 } catch let error as ImageError {

@@ -23,7 +23,9 @@ extern "C" {
 /// are taken where they are posted). 3: the cover check's result and limits judge where a cover
 /// differs (`occluded`, `content`, `max_occluded`, `max_content`), and the GStreamer table the
 /// camera's `pipeline_from_description` and `appsink_pull_rgb`. 4: the cover check starts from
-/// a quadrilateral (`corners`: the cover's outline or a crop square) instead of a square.
+/// a quadrilateral (`corners`: the cover's outline or a crop square) instead of a square; the
+/// GStreamer table gained `set_audio_filter`, `follow_album_gain` and `message_tag_double`
+/// (ReplayGain), `read_lavc_gapless` (MP3 from ffmpeg), and the message type CRATE_GST_MESSAGE_TAG.
 #define CRATE_PLUGIN_ABI_VERSION 4
 
 /// libCrateCoverCheck.so
@@ -48,6 +50,7 @@ enum {
     CRATE_GST_MESSAGE_DURATION_CHANGED = 4,
     CRATE_GST_MESSAGE_ERROR = 5,
     CRATE_GST_MESSAGE_ELEMENT = 6,
+    CRATE_GST_MESSAGE_TAG = 7,
 };
 
 /// GstState values (the plugin checks they are GStreamer's).
@@ -129,6 +132,21 @@ typedef struct {
     /// none came.
     uint8_t *(*appsink_pull_rgb)(void *pipeline, const char *sink_name, uint64_t timeout_ns, int32_t *width, int32_t *height,
                                  int32_t *stride);
+    /// playbin's "audio-filter" (a bin from `sink_from_description`, or NULL for none); only
+    /// while the playbin is in the NULL state. playbin takes its own reference.
+    void (*set_audio_filter)(void *playbin, void *filter);
+    /// Album gain per file on a `volume` element (playbin's audio filter): at each stream-start
+    /// its "volume" becomes `stored_gain_db(data)` (the library's gain for the file starting, 0
+    /// for none), and a tag event of that stream with an album gain (REPLAYGAIN_ALBUM_GAIN,
+    /// adjusted to the 89 dB reference) replaces it. Called on the streaming thread.
+    void (*follow_album_gain)(void *volume, double (*stored_gain_db)(void *data), void *data);
+    /// A tag message's double tag (GStreamer's tag name, e.g. "replaygain-track-gain"); non-zero
+    /// when the message has it.
+    int (*message_tag_double)(void *message, const char *tag, double *value);
+    /// Makes playbin's MP3 parser read the encoder delay and padding of MP3s made by ffmpeg: their
+    /// LAME tag is signed "Lavc"/"Lavf", which GStreamer 1.22's mpegaudioparse ignores; the
+    /// signature is read as "LAME" in the parser's first buffer (the file is never written).
+    void (*read_lavc_gapless)(void *playbin);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);

@@ -439,6 +439,10 @@ extension AppDatabase {
         migrator.registerMigration("v22-listens") { db in
             try createListenOutbox(db)
         }
+        // Album gains measured by `crate music analyze`, kept here, never written into the files.
+        migrator.registerMigration("v26-replaygain") { db in
+            try createAlbumGain(db)
+        }
 
         // The MusicBrainz collection the owned records are kept in: what was in it and in the crate
         // at the last sync (the base of a three-way merge) and the removals the user confirmed.

@@ -16,8 +16,8 @@ public struct AlbumFiles: Sendable {
         }
     }
 
-    /// The album's tracks and files, or the error saying why it cannot play.
-    public func resolve(_ album: Album) throws -> (tracks: [Track], files: [TrackSlot: String]) {
+    /// The album's tracks and files and the folder they are in, or the error saying why it cannot play.
+    public func resolve(_ album: Album) throws -> (tracks: [Track], files: [TrackSlot: String], directory: String) {
         let albumID = album.id ?? -1
         switch try lookup(album) {
         case .none:
@@ -31,7 +31,7 @@ public struct AlbumFiles: Sendable {
                 tracks.append(track)
                 files[TrackSlot(disc: track.disc, position: track.position)] = file.path
             }
-            return (tracks, files)
+            return (tracks, files, diskAlbum.directory)
         }
     }
 }

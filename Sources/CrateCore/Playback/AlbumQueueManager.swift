@@ -51,7 +51,7 @@ public struct AlbumQueueManager: Equatable, Sendable {
     /// Builds the batch's queue from track lists keyed by album id. Albums missing from
     /// `trackLists`, or with an empty list, are skipped. Tracks are sorted into canonical order
     /// whatever order they arrive in, so nothing can reorder an album.
-    public mutating func fill(trackLists: [Int64: [Track]], files: [Int64: [TrackSlot: String]] = [:]) {
+    public mutating func fill(trackLists: [Int64: [Track]], files: [Int64: [TrackSlot: String]] = [:], gains: [Int64: Double] = [:]) {
         entries = []
         skippedAlbumIDs = []
         cursor = nil
@@ -65,7 +65,7 @@ public struct AlbumQueueManager: Equatable, Sendable {
             let albumFiles = files[albumID]
             for track in Self.canonicalOrder(tracks) {
                 let path = albumFiles?[TrackSlot(disc: track.disc, position: track.position)]
-                entries.append(QueueEntry(gridIndex: gridIndex, albumID: albumID, track: track, filePath: path))
+                entries.append(QueueEntry(gridIndex: gridIndex, albumID: albumID, track: track, filePath: path, albumGainDb: gains[albumID]))
             }
         }
     }

@@ -6,6 +6,8 @@ struct BatchContent: Sendable {
     var trackLists: [Int64: [Track]] = [:]
     /// Audio files by album and track, for albums matched in the music folder (real playback).
     var files: [Int64: [TrackSlot: String]] = [:]
+    /// Album gains the library stored for those files (`crate music analyze`).
+    var gains: [Int64: Double] = [:]
     /// Albums with no files in the music folder (real playback only), with why.
     var withoutFiles: [Int64: AudioPlaybackError] = [:]
     /// Ids that are not in the library at all.

@@ -48,6 +48,11 @@ extension PlaybackStore {
                         let resolved = try await Task.detached(priority: .userInitiated) { try albumFiles.resolve(album) }.value
                         content.trackLists[albumID] = resolved.tracks
                         content.files[albumID] = resolved.files
+                        // Without a stored gain the album plays at its tags' gain, or as it is.
+                        let gain = try? await Task.detached(priority: .userInitiated) {
+                            try database.albumGain(albumID: albumID, directory: resolved.directory)
+                        }.value
+                        content.gains[albumID] = gain?.gainDb
                     } catch let error as AudioPlaybackError {
                         content.withoutFiles[albumID] = error
                     }
@@ -81,7 +86,7 @@ extension PlaybackStore {
     func apply(_ content: BatchContent, to manager: inout AlbumQueueManager) {
         albums.merge(content.albums) { _, new in new }
         lastWithoutFiles = content.withoutFiles.values.first
-        manager.fill(trackLists: content.trackLists, files: content.files)
+        manager.fill(trackLists: content.trackLists, files: content.files, gains: content.gains)
         let skipped = manager.skippedAlbumIDs
         let batch = manager.batchAlbumIDs
         // Albums after the one asked for are skipped without a message: a message belongs to the

@@ -11,7 +11,7 @@ public final class PlaybackStore {
     public let state = ObservableValue(PlaybackState())
 
     let database: AppDatabase
-    let player: any Player
+    public let player: any Player
     /// Replaced when settings change (another MusicBrainz endpoint or contact).
     private(set) var trackLists: TrackListProvider
     /// Where albums' audio files are found (real playback). Nil plays the library's track lists
@@ -156,7 +156,7 @@ public final class PlaybackStore {
         let content = await loadBatch(manager.batchAlbumIDs)
         // A newer request (or Stop) came while this one loaded: it decides.
         guard request == self.request else { return }
-        manager.fill(trackLists: content.trackLists, files: content.files)
+        manager.fill(trackLists: content.trackLists, files: content.files, gains: content.gains)
         guard let first = manager.entryIndex(ofAlbum: albumID) else {
             if content.missingAlbumIDs.contains(albumID) {
                 refuse(PlaybackError.albumNotFound(albumID), albumID: albumID)

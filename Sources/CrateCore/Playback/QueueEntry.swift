@@ -17,12 +17,16 @@ public struct QueueEntry: Identifiable, Equatable, Sendable {
     /// The audio file to play (a `PathBytes` path), when the album was matched in the music
     /// folder; nil for the log player's simulated tracks.
     public let filePath: String?
+    /// The album gain the library stored (`crate music analyze`, or R128_ALBUM_GAIN read at
+    /// scan time), for files without REPLAYGAIN_* tags; nil when none is known.
+    public var albumGainDb: Double?
 
-    public init(gridIndex: Int, albumID: Int64, track: Track, filePath: String? = nil) {
+    public init(gridIndex: Int, albumID: Int64, track: Track, filePath: String? = nil, albumGainDb: Double? = nil) {
         self.id = ID(gridIndex: gridIndex, disc: track.disc, position: track.position)
         self.albumID = albumID
         self.track = track
         self.filePath = filePath
+        self.albumGainDb = albumGainDb
     }
 
     /// The file's `file://` URI, when there is a file.

@@ -52,6 +52,9 @@ public struct Settings: Equatable, Sendable, Codable {
     /// The MusicBrainz account and collection the owned records are kept in (the password is in
     /// the Secret Service or a 0600 file, never here).
     public var musicBrainzAccount = MusicBrainzAccount()
+    /// Album gain or none (docs/decisions/0046-replaygain-and-lossy-gapless.md); CRATE_REPLAYGAIN
+    /// (album|off) overrides it for one process.
+    public var replayGain: ReplayGainMode = .default
 
     public init() {}
 
@@ -104,6 +107,7 @@ public struct Settings: Equatable, Sendable, Codable {
         }
         settings.listens = settings.listens.applyingOverrides(from: environment)
         settings.musicBrainzAccount = settings.musicBrainzAccount.applyingOverrides(from: environment)
+        if let mode = environment["CRATE_REPLAYGAIN"].flatMap({ ReplayGainMode(rawValue: $0.lowercased()) }) { settings.replayGain = mode }
         // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
         if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty, let keyPath = settings.provider.endpointKeyPath {
             settings.endpoints[keyPath: keyPath] = try Self.url(value, variable: "CRATE_PROVIDER_URL")
@@ -114,7 +118,7 @@ public struct Settings: Equatable, Sendable, Codable {
     /// The variables of `environment` that override a saved setting, in a stable order.
     public static func activeOverrides(in environment: [String: String]) -> [String] {
         let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS",
-                     "CRATE_LISTENBRAINZ_USER", "CRATE_LISTENS", "CRATE_LASTFM_API_KEY", "CRATE_MUSICBRAINZ_USER", "CRATE_MUSICBRAINZ_COLLECTION"]
+                     "CRATE_LISTENBRAINZ_USER", "CRATE_LISTENS", "CRATE_LASTFM_API_KEY", "CRATE_MUSICBRAINZ_USER", "CRATE_MUSICBRAINZ_COLLECTION", "CRATE_REPLAYGAIN"]
             + Endpoints.environmentKeys.map(\.name)
         return names.filter { !(environment[$0] ?? "").isEmpty }
     }
@@ -148,6 +152,7 @@ public struct Settings: Equatable, Sendable, Codable {
         watchPhotoFolder = try c.decodeIfPresent(Bool.self, forKey: .watchPhotoFolder) ?? false
         listens = try c.decodeIfPresent(ListenSettings.self, forKey: .listens) ?? ListenSettings()
         musicBrainzAccount = try c.decodeIfPresent(MusicBrainzAccount.self, forKey: .musicBrainzAccount) ?? MusicBrainzAccount()
+        replayGain = try c.decodeIfPresent(ReplayGainMode.self, forKey: .replayGain) ?? .default
     }
 }
 

@@ -39,6 +39,8 @@ extension CrateApplication {
         let monitor = window?.musicFolders
         let page = MusicFoldersPage(store: store.music, index: monitor?.store)
         store.music.onFoldersChanged = { [weak monitor] in monitor?.foldersChanged() }
+        let player = model?.playback.player as? PlayerProcess
+        store.music.onReplayGainChanged = { [weak player] mode in player?.replayGain = mode }
         adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(page.widget))
     }
 }

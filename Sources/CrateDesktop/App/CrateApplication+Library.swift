@@ -74,7 +74,10 @@ extension CrateApplication {
             do {
                 try PluginLoader.locate(.gstreamer)
                 let executable = try PlayerProcess.locate(environment: environment)
-                return (PlayerProcess(log: log, executable: executable, sinkDescription: environment["CRATE_AUDIO_SINK"]), nil)
+                let player = PlayerProcess(log: log, executable: executable, sinkDescription: environment["CRATE_AUDIO_SINK"])
+                // A settings file Crate cannot read is said elsewhere; playback keeps the default.
+                player.replayGain = (try? Settings.load(paths: paths, environment: environment))?.replayGain ?? .default
+                return (player, nil)
             } catch {
                 return (LogPlayer(clock: LivePlaybackClock(), log: log), UserMessage.text(for: error))
             }

@@ -16,14 +16,18 @@ final class MusicFoldersPage {
     private var folderRows: [UnsafeMutablePointer<GtkWidget>] = []
     private var shownFolders: [String]?
     private var tokens: [ObservationToken] = []
+    private let replayGainRow: UnsafeMutablePointer<GtkWidget>
+    /// The combo row's order (data/ui/music-folders-page.ui).
+    private static let replayGainModes: [ReplayGainMode] = [.album, .off]
 
     init(store: MusicFoldersStore, index: MusicIndexStore?) {
         self.store = store
         // The layout is data/ui/music-folders-page.ui; the folder rows are added in `render`.
         let parts = UIFile.load("music-folders-page") { ui in
             (page: ui.take("music-page"), group: ui.widget("folders"), add: ui.widget("add"), statusGroup: ui.widget("status-group"),
-             status: ui.widget("status"), spinner: ui.widget("spinner"), error: ui.widget("error"))
+             status: ui.widget("status"), spinner: ui.widget("spinner"), error: ui.widget("error"), replayGain: ui.widget("replaygain"))
         }
+        replayGainRow = parts.replayGain
         widget = parts.page
         group = parts.group
         statusRow = parts.status
@@ -33,6 +37,13 @@ final class MusicFoldersPage {
         crate_label_first_descendant(parts.statusGroup, "GtkListBox", L10n.tr("Index"))
         GObjectScope.of(widget).connect(add, "clicked") { [weak self] in self?.chooseFolder() }
         GObjectScope.of(widget).keepAlive(self)
+        GSignal.connect(replayGainRow, "notify::selected", owner: widget) { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            let index = Int(adw_combo_row_get_selected(crate_combo_row(self.replayGainRow)))
+            guard Self.replayGainModes.indices.contains(index) else { return }
+            WidgetEvents.say("replaygain \(Self.replayGainModes[index].rawValue)")
+            self.store.setReplayGain(Self.replayGainModes[index])
+        }
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
         index?.state.subscribe(initial: true) { [weak self] state in self?.render(index: state) }.store(in: &tokens)
@@ -40,6 +51,10 @@ final class MusicFoldersPage {
     }
 
     private func render(_ state: MusicFoldersState) {
+        if let index = Self.replayGainModes.firstIndex(of: state.replayGain),
+           Int(adw_combo_row_get_selected(crate_combo_row(replayGainRow))) != index {
+            adw_combo_row_set_selected(crate_combo_row(replayGainRow), UInt32(index))
+        }
         if let message = state.errorMessage {
             Gtk.setText(errorLabel, message)
             gtk_widget_set_visible(errorLabel, 1)

@@ -75,4 +75,22 @@ struct MusicFolderPreferencesTests {
                 == ["/home/u/Music", "/home/u/Musical"])
         #expect(MusicFolders.adding(indexed: ["/srv/a"], to: ["/srv/a/"]) == ["/srv/a/"])
     }
+
+    @Test("ReplayGain: Album by default, Off saved at once and handed on; CRATE_REPLAYGAIN overrides for the session")
+    func replayGain() throws {
+        let dir = try TemporaryDirectory()
+        var handed: [ReplayGainMode] = []
+        let store = try makeStore(dir)
+        store.onReplayGainChanged = { handed.append($0) }
+        #expect(store.state.value.replayGain == .album)
+        #expect(store.setReplayGain(.off))
+        #expect(store.state.value.replayGain == .off)
+        #expect(try Settings.loadSaved(paths: dir.paths).replayGain == .off)
+        // The same mode again saves nothing and says nothing.
+        #expect(store.setReplayGain(.off))
+        #expect(handed == [.off])
+        #expect(try Settings.load(paths: dir.paths, environment: ["CRATE_REPLAYGAIN": "album"]).replayGain == .album)
+        #expect(try makeStore(dir, variables: ["CRATE_REPLAYGAIN": "album"]).state.value.replayGain == .album)
+        #expect(try Settings.load(paths: dir.paths, environment: [:]).replayGain == .off)
+    }
 }

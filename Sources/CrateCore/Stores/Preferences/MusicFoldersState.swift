@@ -5,6 +5,8 @@ public struct MusicFoldersState: Equatable, Sendable {
     /// True when none is saved and `xdg-user-dir MUSIC` is used.
     public var isDefault = true
     public var errorMessage: String?
+    /// How albums play: at their album gain or as they are (`Settings.replayGain`).
+    public var replayGain: ReplayGainMode = .default
 
     public init() {}
 }

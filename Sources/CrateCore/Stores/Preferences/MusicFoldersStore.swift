@@ -8,6 +8,8 @@ public final class MusicFoldersStore {
     public let state = ObservableValue(MusicFoldersState())
     /// Called after the folders changed (the window re-indexes them and moves the watches).
     public var onFoldersChanged: (() -> Void)?
+    /// Called after the ReplayGain mode was saved (the window hands it to the player).
+    public var onReplayGainChanged: ((ReplayGainMode) -> Void)?
     private let settings: PreferencesSettings
 
     init(settings: PreferencesSettings) {
@@ -49,6 +51,21 @@ public final class MusicFoldersStore {
         save(settings.saved.musicFolders.filter { $0 != path })
     }
 
+    /// Saves the ReplayGain mode at once; the player uses it from the next album it loads.
+    @discardableResult
+    public func setReplayGain(_ mode: ReplayGainMode) -> Bool {
+        guard mode != settings.saved.replayGain else { return true }
+        do {
+            try settings.save { $0.replayGain = mode }
+        } catch {
+            state.update { $0.errorMessage = error.message }
+            return false
+        }
+        show()
+        onReplayGainChanged?(settings.effective.replayGain)
+        return true
+    }
+
     private func save(_ folders: [String]) -> Bool {
         do {
             try settings.save { $0.musicFolders = folders }
@@ -66,6 +83,7 @@ public final class MusicFoldersStore {
         state.update {
             $0.folders = MusicFolders.resolve(settings: effective, environment: settings.environment.variables)
             $0.isDefault = effective.musicFolders.isEmpty
+            $0.replayGain = effective.replayGain
             $0.errorMessage = nil
         }
     }
