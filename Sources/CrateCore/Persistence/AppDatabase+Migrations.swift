@@ -439,6 +439,11 @@ extension AppDatabase {
         migrator.registerMigration("v22-listens") { db in
             try createListenOutbox(db)
         }
+        // The Discogs import: staged records, each one's search stage and outcome, and a lease
+        // (docs/decisions/0045-discogs-import.md).
+        migrator.registerMigration("v24-discogs-import") { db in
+            try createDiscogsImport(db)
+        }
 
         return migrator
     }()
