@@ -11,7 +11,7 @@ public struct CrateCommand: AsyncParsableCommand {
         version: "crate \(CrateVersion.string)",
         subcommands: [ScanCommand.self, BatchCommand.self, ReviewCommand.self, HistoryCommand.self, ArtistCommand.self, GenresCommand.self, GenreCommand.self, DoctorCommand.self, PlayCommand.self, MusicCommand.self, CDsCommand.self, RepairCommand.self,
                       WallCommand.self, FavoriteCommand.self, DislikeCommand.self, UnrateCommand.self, FeedbackCommand.self, ListensCommand.self, SpinCommand.self, UsageCommand.self, DebugCommand.self,
-                      OwnCommand.self, UnownCommand.self, WantCommand.self, UnwantCommand.self, CollectionCommand.self, PressingsCommand.self, PressingCommand.self, IdentifyCommand.self, ExportCommand.self, WatchCommand.self]
+                      OwnCommand.self, UnownCommand.self, WantCommand.self, UnwantCommand.self, CollectionCommand.self, PressingsCommand.self, PressingCommand.self, IdentifyCommand.self, ExportCommand.self, WatchCommand.self, ImportCommand.self]
     )
 
     public init() {}
