@@ -78,7 +78,8 @@ struct RepairCommand: AsyncParsableCommand {
               (try? database.claimDiscogsImport(owner: database.leaseOwner)) == true else { return nil }
         do {
             try database.requeueDiscogsOnly()
-            let after = try await DiscogsImporter(database: database, musicBrainz: musicBrainz).run().progress.discogsOnly
+            _ = try await DiscogsImporter(database: database, musicBrainz: musicBrainz).run()
+            let after = try database.discogsImportCounts().discogsOnly
             return (before - after, after)
         } catch {
             try? database.releaseDiscogsImport(owner: database.leaseOwner)

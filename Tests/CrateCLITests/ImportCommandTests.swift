@@ -99,7 +99,8 @@ struct ImportCommandTests {
         let cli = try CLIRunner()
         let server = try FixtureServer()
         defer { server.stop() }
-        let records = DiscogsImportFixtures.collection(count: 250, seed: 21)
+        // About 35 searches at 1.1 s: long enough for ten random kills before it ends.
+        let records = DiscogsImportFixtures.collection(count: 600, seed: 21)
         MusicBrainzBatchSearchFixture(records: records).serve(on: server)
         let file = cli.root.appendingPathComponent("export.csv")
         try DiscogsImportFixtures.csv(records).write(to: file, atomically: true, encoding: .utf8)
@@ -107,10 +108,10 @@ struct ImportCommandTests {
         let env = cli.environment.merging(environment(server)) { _, new in new }
         let kills = try await BlockingWork.run { () -> Int in
             var kills = 0, attempts = 0
-            while kills < 10, attempts < 40 {
+            while kills < 10, attempts < 60 {
                 attempts += 1
                 let child = try ChildProcess(["import", "discogs-csv", file.path, "--json"], environment: env, captureOutput: false)
-                usleep(UInt32.random(in: 100_000...3_000_000))
+                usleep(UInt32.random(in: 200_000...2_500_000))
                 if child.kill9() { kills += 1 }
             }
             return kills

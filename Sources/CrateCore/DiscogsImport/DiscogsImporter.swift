@@ -116,7 +116,7 @@ public final class DiscogsImporter: Sendable {
     }
 
     private func progress(requests: Int, singlesLeft: Int) throws -> DiscogsImportProgress {
-        let counts = try database.discogsImportCounts()
+        let counts = try database.discogsImportCounts(current: true)
         func batches(_ n: Double, _ stage: Int) -> Double { (n / Double(DiscogsReleaseMatcher.batchSize(stage))).rounded(.up) }
         let s0 = Double(counts.pendingByStage[0] ?? 0), s1 = Double(counts.pendingByStage[1] ?? 0)
         let s2 = Double(counts.pendingByStage[2] ?? 0), s3 = Double(counts.pendingByStage[3] ?? 0)

@@ -73,6 +73,11 @@ extension AppDatabase {
                                                   item.year, item.barcode, item.note, item.addedAt, stage, date])
                 staged += db.changesCount
             }
+            // A run that staged nothing new (the same file again, a resume) leaves no job behind.
+            guard staged > 0 else {
+                try db.execute(sql: "DELETE FROM discogs_import_job WHERE id = ?", arguments: [jobID])
+                return DiscogsImportJob(id: 0, staged: 0, skipped: items.count)
+            }
             try db.execute(sql: "UPDATE discogs_import_job SET staged = ?, skipped = ? WHERE id = ?", arguments: [staged, items.count - staged, jobID])
             return DiscogsImportJob(id: jobID, staged: staged, skipped: items.count - staged)
         }
@@ -128,11 +133,16 @@ extension AppDatabase {
         }
     }
 
-    /// Rows by state, and the pending ones by stage.
-    public func discogsImportCounts() throws -> DiscogsImportCounts {
+    /// Rows by state, and the pending ones by stage. `current`: only the import under way — the
+    /// jobs from the oldest with a pending row on (else the latest job), so a progress bar counts
+    /// this import's records, not every import's.
+    public func discogsImportCounts(current: Bool = false) throws -> DiscogsImportCounts {
         try reader.read { db in
             var counts = DiscogsImportCounts()
-            for row in try Row.fetchAll(db, sql: "SELECT state, stage, COUNT(*) AS n FROM discogs_import_item GROUP BY state, stage") {
+            let scope = current ? """
+                WHERE jobId >= COALESCE((SELECT MIN(jobId) FROM discogs_import_item WHERE state = 'pending'), (SELECT MAX(id) FROM discogs_import_job), 0)
+                """ : ""
+            for row in try Row.fetchAll(db, sql: "SELECT state, stage, COUNT(*) AS n FROM discogs_import_item \(scope) GROUP BY state, stage") {
                 let n: Int = row["n"], state: String = row["state"], stage: Int = row["stage"]
                 switch state {
                 case "done": counts.matched += n

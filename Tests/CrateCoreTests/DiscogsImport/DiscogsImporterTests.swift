@@ -76,6 +76,14 @@ struct DiscogsImporterTests {
         #expect(again.staged == 0 && again.skipped == items.count)
         _ = try await DiscogsImporter(database: database, musicBrainz: musicBrainz()).run()
         #expect(try copies(database) == rows(records))
+
+        // A later import's progress counts its own records only.
+        var more = DiscogsImportFixtures.collection(count: 30, seed: 99)
+        for index in more.indices { more[index].releaseID += 9_000_000 }
+        try database.stageDiscogsImport(try DiscogsCSVReader.read(Data(DiscogsImportFixtures.csv(more).utf8)), source: "csv", name: "more.csv")
+        let later = try await DiscogsImporter(database: database, musicBrainz: musicBrainz()).run()
+        #expect(later.progress.total == rows(more) && later.progress.done == rows(more))
+        #expect(try database.discogsImportCounts().total == rows(records) + rows(more))
     }
 
     @Test func anInterruptedImportGoesOnWithNothingTwiceAndNothingLost() async throws {
