@@ -100,7 +100,16 @@ struct ImportDiscogsCommand: AsyncParsableCommand {
             let report: @Sendable (Int, Int) -> Void = { page, pages in
                 if !quiet, isatty(2) == 1 { FileHandle.standardError.write(Data("\rReading Discogs page \(page) of \(pages)…\u{1B}[K".utf8)) }
             }
-            let items = try await discogs.collection(user: name, onPage: report) + discogs.wantlist(user: name, onPage: report)
+            let items: [DiscogsImportItem]
+            do {
+                items = try await discogs.collection(user: name, onPage: report) + discogs.wantlist(user: name, onPage: report)
+            } catch DiscogsError.tokenRejected where user != nil {
+                Terminal.warn("Discogs refused to show the collection of \(Terminal.field(name)): it is private, or the token is not that user's.")
+                throw ExitCode(1)
+            } catch DiscogsError.server(status: 404) {
+                Terminal.warn("Discogs has no user \(Terminal.field(name)).")
+                throw ExitCode(1)
+            }
             if !quiet, isatty(2) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
             try await DiscogsImportRun.run(items: items, source: "api", name: name, environment: environment, dryRun: dryRun, json: json)
         } catch let error as ExitCode {

@@ -89,6 +89,13 @@ struct ImportCommandTests {
         let wanted = try json(try await cli.run(["collection", "--wanted", "--json"], extraEnvironment: env).stdout)
         #expect((wanted["albums"] as? [Any])?.count == 10)
 
+        server.route("/users/someone/collection/folders/0/releases", responses: [.json(#"{"message":"You don't have permission to access this resource."}"#, status: 403)])
+        let refused = try await cli.run(["import", "discogs", "--user", "someone"], extraEnvironment: env)
+        #expect(refused.status == 1 && refused.stderr.contains("private"), "\(refused.stderr)")
+        server.route("/users/nobody/collection/folders/0/releases", responses: [.json(#"{"message":"User does not exist or may have been deleted."}"#, status: 404)])
+        let missing = try await cli.run(["import", "discogs", "--user", "nobody"], extraEnvironment: env)
+        #expect(missing.status == 1 && missing.stderr.contains("no user"), "\(missing.stderr)")
+
         let noToken = try await cli.run(["import", "discogs"], extraEnvironment: environment(server))
         #expect(noToken.status == 1 && noToken.stderr.contains("Discogs token"))
     }

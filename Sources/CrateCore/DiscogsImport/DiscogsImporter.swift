@@ -90,11 +90,12 @@ public final class DiscogsImporter: Sendable {
                 }
                 report(try progress(requests: requests, singlesLeft: singlesLeft))
             }
-        } catch let error as MusicBrainzError {
+        } catch let error as MusicBrainzError where !Task.isCancelled {
             stopped = error.errorDescription ?? "MusicBrainz did not answer."
         } catch {
             try? database.releaseDiscogsImport(owner: owner)
-            throw error
+            // A request cut short by a cancel (the window's Pause, Ctrl+C) is the cancel.
+            throw Task.isCancelled ? CancellationError() : error
         }
         try? database.releaseDiscogsImport(owner: owner)
         return DiscogsImportSummary(progress: try progress(requests: requests, singlesLeft: singlesLeft), stoppedEarly: stopped)
