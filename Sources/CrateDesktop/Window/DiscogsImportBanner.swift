@@ -15,9 +15,14 @@ final class DiscogsImportBanner {
     private weak var model: AppModel?
     private var store: DiscogsImportStore?
     private var token: ObservationToken?
+    /// The window's banner (the test hooks start an import through it and follow its text).
+    private(set) static weak var current: DiscogsImportBanner?
+    /// Called with the banner's text each time it changes.
+    var onShow: ((String) -> Void)?
 
     static func install(on window: MainWindow, model: AppModel) {
         let banner = DiscogsImportBanner(model: model)
+        current = banner
         gtk_box_insert_child_after(crate_box(window.contentBox), banner.widget, window.banner.widget)
         // The actions hold the banner for the window's life.
         Actions.add(to: window.widget, "import-discogs-csv") { [weak window] in
@@ -29,7 +34,7 @@ final class DiscogsImportBanner {
                 gtk_file_filter_add_mime_type(filter, "text/csv")
                 gtk_file_filter_add_pattern(filter, "*.csv")
                 gtk_file_chooser_add_filter(chooser, filter)
-            }) { path, _ in banner.run { $0.importCSV(URL(fileURLWithPath: path)) } }
+            }) { path, _ in banner.importCSV(path) }
         }
         Actions.add(to: window.widget, "import-discogs") { banner.run { $0.importFromDiscogs() } }
         banner.run { $0.resumeIfPending() }
@@ -56,6 +61,10 @@ final class DiscogsImportBanner {
         Gtk.append(box, progress)
         Gtk.append(box, button)
         gtk_revealer_set_child(crate_revealer(widget), box)
+    }
+
+    func importCSV(_ path: String) {
+        run { $0.importCSV(URL(fileURLWithPath: path)) }
     }
 
     /// Runs `intent` on a store made from the services as they are now (a token set in
@@ -87,5 +96,6 @@ final class DiscogsImportBanner {
         gtk_button_set_label(crate_button(button), running ? L10n.tr("Pause") : L10n.tr("Dismiss"))
         if case .failed = state.phase { gtk_widget_add_css_class(widget, "error") } else { gtk_widget_remove_css_class(widget, "error") }
         gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
+        onShow?(text)
     }
 }
