@@ -80,9 +80,10 @@ extension AppDatabase {
     /// A new album for a record MusicBrainz does not know (yet): Discogs' artist, title, year and
     /// label, no release, nothing to fetch. Copies of one release share it.
     private static func discogsOnlyAlbum(for item: DiscogsImportItem, in db: Database) throws -> Int64 {
+        // `list IN (…)` lets SQLite find the release through the (list, releaseId, copyIndex) index.
         if let shared = try Int64.fetchOne(db, sql: """
             SELECT i.albumId FROM discogs_import_item i JOIN album a ON a.id = i.albumId
-            WHERE i.releaseId = ? AND i.state = 'discogsOnly' AND a.mbReleaseId IS NULL LIMIT 1
+            WHERE i.list IN ('collection', 'wantlist') AND i.releaseId = ? AND i.state = 'discogsOnly' AND a.mbReleaseId IS NULL LIMIT 1
             """, arguments: [item.releaseID]) {
             return shared
         }
