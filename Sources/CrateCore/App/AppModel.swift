@@ -30,6 +30,8 @@ public final class AppModel {
             guard let self else { throw CancellationError() }
             return try await self.switchPressing(albumID: albumID, releaseID: releaseID)
         }))
+    /// The crate pane's Discogs account line: "In your Discogs collection", "Add to Wantlist".
+    public private(set) lazy var discogsAccount = makeDiscogsAccountStore()
     public let scans: ScanStore
     public let playback: PlaybackStore
     /// The artist page (albums and EPs of one artist, oldest first).
@@ -40,6 +42,8 @@ public final class AppModel {
     public let wallDetail: AlbumDetailStore
     /// The genre bar and its feed (on the wall's page).
     public let genres: GenreFeedStore
+    /// The last automatic sync with the MusicBrainz collection (nil until one ran).
+    public let collectionSync = ObservableValue<CollectionSyncSummary?>(nil)
     /// The detail pane beside the artist page (an album of the artist's catalogue).
     public let artistDetail: AlbumDetailStore
     /// Files dropped on the window wait in the library's queue until their scan is saved, so a
@@ -51,6 +55,8 @@ public final class AppModel {
     private var scanToken: ObservationToken?
     /// Reports what plays as listens (AppModel+Listens.swift).
     private var listenRecorder: PlaybackListenRecorder?
+    /// Sends waiting listens when they are due (AppModel+Listens).
+    var listenResend: Task<Void, Never>?
     /// Conversions under way: their temporary photos are not in the queue yet, so no clean-up.
     private var conversions = 0
     private var backgroundWorkStarted = false
@@ -141,6 +147,7 @@ public final class AppModel {
         history.start()
         detail.start()
         record.start()
+        discogsAccount.start()
         wallDetail.start()
         artistDetail.start()
         artists.start()
@@ -161,6 +168,9 @@ public final class AppModel {
         backgroundWorkStarted = true
         keepRetryingWaitingPhotos()
         wall.refreshInBackground()
+        Task { [weak self] in await self?.syncCollectionIfDue() }
+        // Additions queued offline or before a quit go out now.
+        discogsAccount.sendInBackground()
         let pipeline = self.pipeline
         Task {
             await pipeline.repairPendingDetails()
@@ -356,6 +366,7 @@ public final class AppModel {
         artistDetail.configure(lookupReview: services.reviewLookup, generateReview: services.reviewGenerator)
         genres.replaceServices(builder: Self.genreBuilder(services), thumbnails: services.thumbnailFiles())
         configureWallDetail(wallService)
+        reconfigureDiscogsAccount(settings: settings)
         // A new ListenBrainz account: the wall is built again for it.
         if listenBrainzChanged { wall.refreshInBackground() }
     }

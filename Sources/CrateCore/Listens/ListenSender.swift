@@ -92,6 +92,15 @@ public struct ListenSender: Sendable {
         }
     }
 
+    /// How often the window looks at the outbox with nothing due (another process may queue).
+    public static let idleRecheck: TimeInterval = 900
+
+    /// Seconds to sleep until `due`: at least 5 (a burst of failures never spins), at most
+    /// `idleRecheck`.
+    public static func delay(until due: Date, now: Date) -> TimeInterval {
+        min(idleRecheck, max(5, due.timeIntervalSince(now)))
+    }
+
     /// When a batch that could not go is due again. Never nil: a listen is only dropped when the
     /// service refuses it.
     func retryTime(for error: ListenSubmitError, attempts: Int) -> Date {

@@ -1,9 +1,10 @@
 import Foundation
 
-/// MD5 (RFC 1321), for Last.fm's `api_sig` only: the API asks for it, and Foundation on Linux has
-/// no digest of its own. Never used to protect anything.
-enum MD5 {
-    static func hex(_ text: String) -> String {
+/// MD5 (RFC 1321), for Last.fm's `api_sig` and the test server's HTTP Digest check: the
+/// protocols ask for it, and Foundation on Linux has no digest of its own. Never used to protect
+/// anything Crate keeps.
+public enum MD5 {
+    public static func hex(_ text: String) -> String {
         digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -51,10 +51,13 @@ struct MBReleaseGroupFull: Decodable {
 }
 
 struct MBReleaseBrowse: Decodable {
+    /// `release-count`: how many the browse holds in all.
+    let count: Int?
     let releases: [MBRelease]
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
+        count = c.lenientInt(AnyKey("release-count"))
         guard c.contains(AnyKey("releases")) else {
             throw DecodingError.keyNotFound(AnyKey("releases"), .init(codingPath: [], debugDescription: "no releases"))
         }

@@ -11,7 +11,7 @@ public final class MusicBrainzClient: Sendable {
     public let scorer: CandidateScorer
     /// Below this, the exact search "found nothing good" and a fuzzy search runs too.
     public let goodEnough: Double
-    private let http: HTTPClient
+    let http: HTTPClient
     private let timeout: TimeInterval = 10
     private let maxBodyBytes = 4 << 20
 

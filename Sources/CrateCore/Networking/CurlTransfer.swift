@@ -88,8 +88,10 @@ final class CurlTransfer {
         let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
-            // A new status line (after "100 Continue"): keep only the last response's headers.
+            // A new status line (after "100 Continue", or a Digest challenge answered in the
+            // same transfer): keep only the last response's headers and body.
             headers = [:]
+            body = Data()
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -138,6 +140,13 @@ private extension CurlTransfer {
         try check(crate_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)), "MAXFILESIZE")
         try check(crate_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)), "headers")
         try configureMethod(handle, check: check)
+        if let digest = request.digest {
+            // CURLAUTH_DIGEST ((unsigned long)1 << 1): a macro Swift does not import. libcurl
+            // sends the request, reads the 401 challenge and answers it in the same transfer.
+            try check(crate_curl_setopt_long(handle, CURLOPT_HTTPAUTH, 1 << 1), "HTTPAUTH")
+            try check(crate_curl_setopt_string(handle, CURLOPT_USERNAME, digest.user), "user name")
+            try check(crate_curl_setopt_string(handle, CURLOPT_PASSWORD, digest.password), "password")
+        }
 
         try check(crate_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, { buffer, size, count, context in
             guard let buffer, let context else { return 0 }

@@ -11,14 +11,19 @@ public struct HTTPRequest: Sendable, Equatable {
     public var timeout: TimeInterval
     /// Bodies longer than this are aborted with `HTTPError.bodyTooLarge`.
     public var maxBodyBytes: Int
+    /// A user name and password answered to an HTTP Digest challenge (MusicBrainz collections);
+    /// never sent to another origin after a redirect.
+    public var digest: HTTPCredentials?
 
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 10, maxBodyBytes: Int = 8 << 20) {
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 10, maxBodyBytes: Int = 8 << 20,
+                digest: HTTPCredentials? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.digest = digest
     }
 }
 

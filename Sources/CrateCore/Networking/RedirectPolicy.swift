@@ -35,6 +35,7 @@ enum RedirectPolicy {
         }
         if !sameOrigin(request.url, target) {
             next.headers = next.headers.filter { crossOriginSafeHeaders.contains($0.key.lowercased()) }
+            next.digest = nil
         }
         return next
     }

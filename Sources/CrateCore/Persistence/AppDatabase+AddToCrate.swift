@@ -13,9 +13,8 @@ extension AppDatabase {
         return try guardedWrite { db in try Self.addToCrate(album, tracks: tracks, facts: facts, in: db) }
     }
 
-    /// `addToCrate` inside the caller's transaction (a Discogs import writes the album, its copy
-    /// and the import row's state together).
-    static func addToCrate(_ album: Album, tracks: [ReleaseTrack] = [], facts: ReleaseFacts? = nil, in db: Database) throws -> Int64 {
+    /// `addToCrate` inside a transaction the caller holds (an import that owns it in the same one).
+    static func addToCrate(_ album: Album, tracks: [ReleaseTrack], facts: ReleaseFacts?, in db: Database) throws -> Int64 {
         if let release = album.musicBrainzReleaseID,
            let existing = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE mbReleaseId = ? LIMIT 1", arguments: [release]) {
             return existing

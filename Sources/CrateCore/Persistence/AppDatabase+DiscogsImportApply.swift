@@ -56,7 +56,7 @@ extension AppDatabase {
                           artist: candidate.artist.isEmpty ? staged.item.artist : candidate.artist,
                           year: candidate.year.map(String.init) ?? staged.item.year, label: candidate.label ?? staged.item.firstLabel)
         guard let old = staged.albumID, try Bool.fetchOne(db, sql: "SELECT mbReleaseId IS NULL FROM album WHERE id = ?", arguments: [old]) == true else {
-            return try addToCrate(album, in: db)
+            return try addToCrate(album, tracks: [], facts: nil, in: db)
         }
         let existing = try Int64.fetchOne(db, sql: "SELECT id FROM album WHERE mbReleaseId = ? OR mbReleaseGroupId = ? ORDER BY mbReleaseId = ? DESC, id LIMIT 1",
                                           arguments: [album.musicBrainzReleaseID, album.musicBrainzReleaseGroupID ?? "", album.musicBrainzReleaseID])

@@ -118,6 +118,20 @@ extension AppDatabase {
         }
     }
 
+    /// When the next waiting listen of `services` is due (nil: none waits). A listen leased by
+    /// a process counts from its lease's end.
+    public func nextListenDue(services: [ListenService]) throws -> Date? {
+        guard !services.isEmpty else { return nil }
+        return try reader.read { db in
+            let marks = Array(repeating: "?", count: services.count).joined(separator: ", ")
+            let next = try Double.fetchOne(db, sql: """
+                SELECT MIN(MAX(nextAttemptAt, COALESCE(leaseExpiresAt, 0))) FROM listen_outbox
+                WHERE state = 'pending' AND service IN (\(marks))
+                """, arguments: StatementArguments(services.map(\.rawValue)))
+            return next.map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
     private static func queuedListen(from row: Row) -> QueuedListen? {
         guard let service = ListenService(rawValue: row["service"]),
               let track = try? JSONDecoder().decode(ListenTrack.self, from: Data((row["track"] as String).utf8)) else { return nil }

@@ -30,7 +30,7 @@ extension KeyStore {
         paths.configDirectory.appendingPathComponent("keys", isDirectory: true).appendingPathComponent("\(name).key")
     }
 
-    private func namedSecret(_ name: String, variable: String) -> (source: KeySource, value: String?) {
+    func namedSecret(_ name: String, variable: String) -> (source: KeySource, value: String?) {
         if let value = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
             return (.environment(variable), value)
         }
@@ -41,7 +41,7 @@ extension KeyStore {
         return (file.source, file.key)
     }
 
-    private func saveNamedSecret(_ value: String, name: String) throws -> KeySource {
+    func saveNamedSecret(_ value: String, name: String) throws -> KeySource {
         if let secrets, secrets.store(value, secret: name) {
             try? FileManager.default.removeItem(at: namedSecretURL(name))
             return .secretService

@@ -110,7 +110,9 @@ public struct KeyStore: Sendable {
     }
 
     /// A 0600 key file's content, refused when others could read or replace it.
-    func readKeyFile(_ url: URL) -> (source: KeySource, key: String?) {
+    /// - Parameter isPassword: a password is kept exactly as typed (spaces and any character),
+    ///   only a final line break dropped; a key must look like one.
+    func readKeyFile(_ url: URL, isPassword: Bool = false) -> (source: KeySource, key: String?) {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return (.missing, nil) }
         // A folder anyone can write to lets anyone replace the key with their own.
@@ -129,6 +131,10 @@ public struct KeyStore: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else { return (.missing, nil) }
         guard let text = String(data: data, encoding: .utf8) else {
             return (.refusedMalformed(location: url.path, reason: "is not text"), nil)
+        }
+        if isPassword {
+            let password = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            return password.isEmpty ? (.missing, nil) : (.file(url.path), password)
         }
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !key.isEmpty else { return (.missing, nil) }

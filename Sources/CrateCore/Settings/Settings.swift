@@ -49,6 +49,9 @@ public struct Settings: Equatable, Sendable, Codable {
     public var watchPhotoFolder: Bool = false
     /// Which services get listens (docs/decisions/0042-listens-and-the-turntable.md).
     public var listens = ListenSettings()
+    /// The MusicBrainz account and collection the owned records are kept in (the password is in
+    /// the Secret Service or a 0600 file, never here).
+    public var musicBrainzAccount = MusicBrainzAccount()
 
     public init() {}
 
@@ -100,6 +103,7 @@ public struct Settings: Equatable, Sendable, Codable {
             settings.musicFolders = dirs.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
         settings.listens = settings.listens.applyingOverrides(from: environment)
+        settings.musicBrainzAccount = settings.musicBrainzAccount.applyingOverrides(from: environment)
         // CRATE_PROVIDER_URL points the *selected* provider somewhere else (a proxy, a fixture server).
         if let value = environment["CRATE_PROVIDER_URL"], !value.isEmpty, let keyPath = settings.provider.endpointKeyPath {
             settings.endpoints[keyPath: keyPath] = try Self.url(value, variable: "CRATE_PROVIDER_URL")
@@ -110,7 +114,7 @@ public struct Settings: Equatable, Sendable, Codable {
     /// The variables of `environment` that override a saved setting, in a stable order.
     public static func activeOverrides(in environment: [String: String]) -> [String] {
         let names = ["CRATE_PROVIDER", "CRATE_MODEL", "CRATE_PROVIDER_URL", "CRATE_CONTACT", "CRATE_MUSICBRAINZ_CONTACT", "CRATE_ADVANCED_SEARCH", "CRATE_MUSIC_DIRS",
-                     "CRATE_LISTENBRAINZ_USER", "CRATE_LISTENS", "CRATE_LASTFM_API_KEY"]
+                     "CRATE_LISTENBRAINZ_USER", "CRATE_LISTENS", "CRATE_LASTFM_API_KEY", "CRATE_MUSICBRAINZ_USER", "CRATE_MUSICBRAINZ_COLLECTION"]
             + Endpoints.environmentKeys.map(\.name)
         return names.filter { !(environment[$0] ?? "").isEmpty }
     }
@@ -143,6 +147,7 @@ public struct Settings: Equatable, Sendable, Codable {
         photoFolder = try c.decodeIfPresent(String.self, forKey: .photoFolder)
         watchPhotoFolder = try c.decodeIfPresent(Bool.self, forKey: .watchPhotoFolder) ?? false
         listens = try c.decodeIfPresent(ListenSettings.self, forKey: .listens) ?? ListenSettings()
+        musicBrainzAccount = try c.decodeIfPresent(MusicBrainzAccount.self, forKey: .musicBrainzAccount) ?? MusicBrainzAccount()
     }
 }
 

@@ -35,6 +35,7 @@ extension CrateApplication {
         window.attachWall(model.wall, detail: model.wallDetail, genres: model.genres)
         attachCDs(to: window, model: model, player: player, playerProblem: playerProblem)
         attachPhotoFolder(to: window, model: model)
+        attachCollectionSync(to: window, model: model)
         window.attachArtists(model.artists, detail: model.artistDetail, thumbnails: { [weak model] in model?.services.thumbnailFiles() },
                              coverArt: model.services.settings.endpoints.coverArtArchive)
         WindowTestHooks.installIfEnabled(on: window, app: self)
@@ -102,6 +103,9 @@ extension CrateApplication {
         let preferences = PreferencesWindow(parent: window?.widget, store: store)
         addMusicPage(to: preferences, store: store)
         addPhotosPage(to: preferences, store: store)
+        let collection = MusicBrainzCollectionPage(store: store.musicBrainzCollection)
+        adw_preferences_window_add(crate_preferences_window(preferences.widget), crate_preferences_page(collection.widget))
+        preferences.collectionPage = collection
         preferencesWindow = preferences
         onPreferences?(preferences)
         preferences.present()

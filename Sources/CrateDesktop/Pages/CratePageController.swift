@@ -63,11 +63,11 @@ final class CratePageController {
     }
 
     /// Binds the page to the library's stores.
-    func attach(library: LibraryStore, detail: AlbumDetailStore, record: RecordStore, pressings: PressingsStore) {
+    func attach(library: LibraryStore, detail: AlbumDetailStore, record: RecordStore, pressings: PressingsStore, discogsAccount: DiscogsAccountStore? = nil) {
         self.library = library
         self.detail = detail
         self.record = record
-        let pane = AlbumDetailPane(store: detail, record: record, pressings: pressings)
+        let pane = AlbumDetailPane(store: detail, record: record, pressings: pressings, discogsAccount: discogsAccount)
         pane.onPressingSwitched = { [weak self] album, pressing in
             guard let id = album.id else { return }
             // Merged into the album the crate already had for that release: show that one.

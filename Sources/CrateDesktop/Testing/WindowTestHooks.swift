@@ -102,6 +102,10 @@ enum WindowTestHooks {
         }
         app.onPreferences = { preferences in
             TestEvents.note("preferences shown")
+            GObjectScope.of(preferences.widget).every(milliseconds: 500) { [weak preferences] in
+                preferences?.collectionPage?.reportPoints()
+                return preferences != nil
+            }
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
             let state = preferences.store.provider.state.value
             TestEvents.note("preferences-provider \(state.provider.rawValue) note=\(preferences.store.settings.sessionNote(.provider) ?? "none")")

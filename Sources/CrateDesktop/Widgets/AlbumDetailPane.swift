@@ -24,6 +24,9 @@ final class AlbumDetailPane {
     let actions = AlbumActionBar()
     /// "View on Discogs" with the match score (only with a stored link).
     let discogs = DiscogsLinkButton()
+    /// "In your Discogs collection (2 copies)", "Add to Wantlist" (crate albums with a Discogs release, with a token).
+    let discogsAccount = DiscogsAccountRow()
+    private let discogsAccountStore: DiscogsAccountStore?
     /// Owned / Wanted / Seen before / New to you, above an album a scan just found.
     let verdict = VerdictBanner()
     /// Release facts, "I Own This", "Want" and the copies (crate albums, when a record store is given).
@@ -64,8 +67,10 @@ final class AlbumDetailPane {
     /// This pane's own accent colours (another pane's album never tints it).
     private let accent = AccentStyle.newDetailSlot()
 
-    init(store: AlbumDetailStore, record recordStore: RecordStore? = nil, pressings pressingsStore: PressingsStore? = nil) {
+    init(store: AlbumDetailStore, record recordStore: RecordStore? = nil, pressings pressingsStore: PressingsStore? = nil,
+         discogsAccount discogsAccountStore: DiscogsAccountStore? = nil) {
         self.store = store
+        self.discogsAccountStore = discogsAccountStore
         self.recordStore = recordStore
         self.pressingsStore = pressingsStore
         let content = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["detail-pane", accent.cssClass])
@@ -113,7 +118,7 @@ final class AlbumDetailPane {
         // "Not this album?" right under the title: after a scan, whether it is the right album
         // comes before what the crate knows about it (and the rows stay in view).
         for child in [verdict.widget, artwork.widget, artistButton, titleLabel, subtitleLabel, candidates.widget, actions.widget, record.widget,
-                      pressings.widget, discogs.widget, messageLabel, switcher, playbackNote, simulatedLabel, stack] {
+                      pressings.widget, discogs.widget, discogsAccount.widget, messageLabel, switcher, playbackNote, simulatedLabel, stack] {
             Gtk.append(content, child)
         }
         widget = gtk_scrolled_window_new()!
@@ -173,6 +178,21 @@ final class AlbumDetailPane {
         }.store(in: &tokens)
         bindRecord()
         bindPressings()
+        bindDiscogsAccount()
+    }
+
+    /// The Discogs account line follows the shown crate album; its buttons queue an addition.
+    private func bindDiscogsAccount() {
+        guard let discogsAccountStore else { return }
+        discogsAccountStore.state.subscribe(initial: true) { [weak self] state in
+            self?.discogsAccount.show(state)
+        }.store(in: &tokens)
+        discogsAccount.onAddToCollection = { [weak discogsAccountStore] in
+            Task { await discogsAccountStore?.addToCollection() }
+        }
+        discogsAccount.onAddToWantlist = { [weak discogsAccountStore] in
+            Task { await discogsAccountStore?.addToWantlist() }
+        }
     }
 
     /// The pressings list opens (and reads MusicBrainz) when expanded; a row switches the album.
@@ -323,6 +343,7 @@ final class AlbumDetailPane {
             onPlaybackNote?(nil)
         }
         if let recordStore { Task { await recordStore.show(albumID: state.album?.id) } }
+        if let discogsAccountStore { Task { await discogsAccountStore.show(albumID: state.album?.id) } }
         if state.album?.id != pressingsAlbumID {
             pressingsAlbumID = state.album?.id
             pressingsStore?.close()

@@ -96,7 +96,7 @@ final class MainWindow {
     /// Binds the pages to the library's stores.
     func attach(model: AppModel, database: AppDatabase) {
         self.model = model
-        crate.attach(library: model.library, detail: model.detail, record: model.record, pressings: model.pressingsStore)
+        crate.attach(library: model.library, detail: model.detail, record: model.record, pressings: model.pressingsStore, discogsAccount: model.discogsAccount)
         installSortActions(model.library)
         ExportDialog.install(on: self, database: database)
         DiscogsImportBanner.install(on: self, model: model)

@@ -9,6 +9,7 @@ struct PreferencesRows {
     let listenBrainzUser, listenBrainzToken, listenBrainzTest, listenBrainzTestButton: Widget
     let discogsToken, discogsTest, discogsTestButton: Widget
     let listenBrainzListens, lastFMListens: Widget
+    let lastFMConnect, lastFMConnectButton, lastFMDoneButton, lastFMSpinner: Widget
     let usage, scans, tokens, cost, budgetStatus, budgetScans, budgetCost, notice, error: Widget
 
     init(_ ui: UIFile) {
@@ -21,6 +22,8 @@ struct PreferencesRows {
         listenBrainzTest = ui.widget("listenbrainz-test"); listenBrainzTestButton = ui.widget("listenbrainz-test-button")
         discogsToken = ui.widget("discogs-token"); discogsTest = ui.widget("discogs-test"); discogsTestButton = ui.widget("discogs-test-button")
         listenBrainzListens = ui.widget("listenbrainz-listens-switch"); lastFMListens = ui.widget("lastfm-listens-switch")
+        lastFMConnect = ui.widget("lastfm-connect"); lastFMConnectButton = ui.widget("lastfm-connect-button")
+        lastFMDoneButton = ui.widget("lastfm-done-button"); lastFMSpinner = ui.widget("lastfm-spinner")
         usage = ui.widget("usage-group"); scans = ui.widget("scans"); tokens = ui.widget("tokens"); cost = ui.widget("cost")
         budgetStatus = ui.widget("budget-status"); budgetScans = ui.widget("budget-scans"); budgetCost = ui.widget("budget-cost")
         notice = ui.widget("notice-label"); error = ui.widget("error-label")

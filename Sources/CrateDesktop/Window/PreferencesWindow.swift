@@ -12,6 +12,8 @@ import Foundation
 final class PreferencesWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
     let store: PreferencesStore
+    /// The Collection page (added by the application with the other pages that need its parts).
+    var collectionPage: MusicBrainzCollectionPage?
     private let providerRow: UnsafeMutablePointer<GtkWidget>
     private let keyRow: UnsafeMutablePointer<GtkWidget>
     private let keyStatusRow: UnsafeMutablePointer<GtkWidget>
@@ -103,6 +105,7 @@ final class PreferencesWindow {
         renderSessionFields()
         renderNotice()
         connectSignals()
+        _ = LastFMConnectRow(rows: ui, store: store.lastFM)
     }
 
     func present() {

@@ -94,6 +94,20 @@ struct ErrorMessageWalkTests {
             case .usedUp: 0
             }
         },
+        Walk([DiscogsAccountError.noToken, .tokenRejected, .rateLimited(seconds: 42), .releaseUnknown(1873013), .server(status: 503),
+              .malformedResponse, .network(.timedOut), .noRelease, .albumNotFound(7)], cases: 9) {
+            switch $0 {
+            case .noToken: 0
+            case .tokenRejected: 1
+            case .rateLimited: 2
+            case .releaseUnknown: 3
+            case .server: 4
+            case .malformedResponse: 5
+            case .network: 6
+            case .noRelease: 7
+            case .albumNotFound: 8
+            }
+        },
         Walk([DiscogsError.noToken, .tokenRejected, .rateLimited(seconds: 42), .server(status: 500), .malformedResponse,
               .network(.cannotConnect("connection refused"))], cases: 6) {
             switch $0 {

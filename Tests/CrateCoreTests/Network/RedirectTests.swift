@@ -73,6 +73,24 @@ struct RedirectTests {
         #expect(requests[1].headers["user-agent"] == "Crate/test")
     }
 
+    @Test func digestCredentialsAreNotAnsweredForAnotherHost() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        server.route("/start", responses: [.redirect(to: server.localhostURL.appendingPathComponent("landing").absoluteString, status: 307)])
+        server.route("/landing", responses: [
+            .json("{}", status: 401, headers: [("WWW-Authenticate", #"Digest realm="elsewhere", nonce="abc", qop="auth""#)]),
+        ])
+
+        let request = HTTPRequest(url: server.url("/start"), digest: HTTPCredentials(user: "digger", password: "s3cret"))
+        let response = try await client.send(request)
+
+        // The other host's challenge goes unanswered: one request there, no Authorization.
+        #expect(response.status == 401)
+        #expect(server.requests(path: "/landing").count == 1)
+        #expect(server.requests(path: "/landing").first?.headers["authorization"] == nil)
+        #expect(String(describing: request.digest!) == "digger:•••")
+    }
+
     @Test func secretHeadersStayOnTheSameHost() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
