@@ -12,7 +12,7 @@ public struct CrateCommand: AsyncParsableCommand {
         subcommands: [ScanCommand.self, BatchCommand.self, ReviewCommand.self, HistoryCommand.self, ArtistCommand.self, GenresCommand.self, GenreCommand.self, DoctorCommand.self, PlayCommand.self, MusicCommand.self, CDsCommand.self, RepairCommand.self,
                       WallCommand.self, FavoriteCommand.self, DislikeCommand.self, UnrateCommand.self, FeedbackCommand.self, ListensCommand.self, DiscogsCommand.self, SpinCommand.self, UsageCommand.self, DebugCommand.self,
                       OwnCommand.self, UnownCommand.self, WantCommand.self, UnwantCommand.self, CollectionCommand.self, PressingsCommand.self, PressingCommand.self, IdentifyCommand.self, ExportCommand.self, WatchCommand.self,
-                      MusicBrainzCollectionCommand.self]
+                      MusicBrainzCollectionCommand.self, ImportCommand.self]
     )
 
     public init() {}

@@ -31,6 +31,7 @@ struct RepairCommand: AsyncParsableCommand {
         let summary: RepairSummary
         let facts: ReleaseFactsSummary
         let left: DetailsCounts
+        var discogs: (matched: Int, left: Int)?
         do {
             let environment = try openEnvironment()
             database = environment.database
@@ -40,6 +41,7 @@ struct RepairCommand: AsyncParsableCommand {
             facts = summary.stoppedEarly == nil ? await pipeline.repairReleaseFacts(limit: limit ?? Int.max)
                 : ReleaseFactsSummary(left: try database.countAlbumsAwaitingReleaseFacts())
             left = try database.detailsCounts()
+            discogs = await Self.retryDiscogsOnly(environment)
         } catch {
             throw fail(error)
         }
@@ -50,6 +52,7 @@ struct RepairCommand: AsyncParsableCommand {
                 "tracks": ["pending": left.tracksPending, "failed": left.tracksFailed],
                 "artwork": ["pending": left.artworkPending, "failed": left.artworkFailed],
                 "release_facts": ["looked_up": facts.looked, "stored": facts.stored, "pending": facts.left],
+                "discogs_only": ["matched": discogs?.matched ?? 0, "left": discogs?.left ?? 0],
             ]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
             print(Terminal.json(data))
@@ -58,9 +61,30 @@ struct RepairCommand: AsyncParsableCommand {
             if facts.looked > 0 || facts.left > 0 {
                 print("Release facts (barcode, catalogue numbers, formats): stored for \(facts.stored) of \(facts.looked) albums looked up; \(facts.left) still to look up.")
             }
+            if let discogs {
+                print("Discogs only records: \(discogs.matched) matched on MusicBrainz now, \(discogs.left) still Discogs only.")
+            }
             if let reason = summary.stoppedEarly ?? facts.stoppedEarly { print("Stopped early: \(reason). Run `crate repair` again later.") }
         }
         if unfinished > 0 || facts.left > 0 { throw ExitCode(1) }
+    }
+
+    /// Searches MusicBrainz again for the records a Discogs import kept as "Discogs only"
+    /// (batched, like the import); nil when there are none or another process is importing.
+    static func retryDiscogsOnly(_ environment: AppEnvironment) async -> (matched: Int, left: Int)? {
+        let database = environment.database
+        guard let before = try? database.discogsImportCounts().discogsOnly, before > 0,
+              let musicBrainz = try? environment.services().musicBrainz,
+              (try? database.claimDiscogsImport(owner: database.leaseOwner)) == true else { return nil }
+        do {
+            try database.requeueDiscogsOnly()
+            _ = try await DiscogsImporter(database: database, musicBrainz: musicBrainz).run()
+            let after = try database.discogsImportCounts().discogsOnly
+            return (before - after, after)
+        } catch {
+            try? database.releaseDiscogsImport(owner: database.leaseOwner)
+            return nil
+        }
     }
 
     /// What the pass did and what is still to fetch: "Finished 1 of 2 albums. Still missing: 1

@@ -17,6 +17,7 @@ import Foundation
 ///   crate-bench wall [--runs N] [--latency S]  cached and fresh Crate Walls (loopback fixture server)
 ///   crate-bench artist [--runs N] [--count N]  crate artist uncached and cached against a loopback MusicBrainz
 ///   crate-bench barcodes DIR [--runs N] [--lines N] [--passes]  barcode found rate per class and time on 12 MP photos, next to zbarimg
+///   crate-bench discogs-import [--records N] [--kills K]  `crate import discogs-csv` of N realistic records, killed K times
 ///   crate-bench verdict BARCODE_PHOTO [--runs N] [--plain PHOTO]  offline "do I own this?" by photo, photo barcode and typed barcode
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -291,6 +292,15 @@ do {
             if arg == "--count", let n = rest.popFirst().flatMap({ Int($0) }) { count = n }
         }
         try await benchArtist(runs: runs, count: count)
+    case "discogs-import":
+        var records = 5_000, kills = 0, seed: UInt64 = 28
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--records", let n = rest.popFirst().flatMap({ Int($0) }) { records = n }
+            if arg == "--kills", let n = rest.popFirst().flatMap({ Int($0) }) { kills = n }
+            if arg == "--seed", let n = rest.popFirst().flatMap({ UInt64($0) }) { seed = n }
+        }
+        try await benchDiscogsImport(records: records, kills: kills, seed: seed)
     case "wall":
         var runs = 5
         var latency = 0.4

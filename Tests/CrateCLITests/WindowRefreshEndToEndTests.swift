@@ -25,6 +25,10 @@ struct WindowRefreshEndToEndTests {
             }
         }
 
+        func firstSeenPrefix(_ prefix: String) -> Date? {
+            seen.withLock { $0.first { $0.line.hasPrefix(prefix) }?.at }
+        }
+
         func firstSeen(_ line: String) -> Date? {
             seen.withLock { $0.first { $0.line == line }?.at }
         }

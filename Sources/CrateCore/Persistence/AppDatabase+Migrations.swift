@@ -439,21 +439,25 @@ extension AppDatabase {
         migrator.registerMigration("v22-listens") { db in
             try createListenOutbox(db)
         }
-        // Album gains measured by `crate music analyze`, kept here, never written into the files.
-        migrator.registerMigration("v26-replaygain") { db in
-            try createAlbumGain(db)
+        // The Discogs account: the token's user, each release's status as last read, and the
+        // outbox of additions (docs/decisions/0044-discogs-account-and-outbox.md).
+        migrator.registerMigration("v23-discogs-outbox") { db in
+            try createDiscogsAccountTables(db)
         }
-
+        // The Discogs import: staged records, each one's search stage and outcome, and a lease
+        // (docs/decisions/0045-discogs-import.md).
+        migrator.registerMigration("v24-discogs-import") { db in
+            try createDiscogsImport(db)
+        }
         // The MusicBrainz collection the owned records are kept in: what was in it and in the crate
-        // at the last sync (the base of a three-way merge) and the removals the user confirmed.
+        // at the last sync (the base of a three-way merge), the removals the user confirmed, and
+        // when each collection was last synced.
         migrator.registerMigration("v25-musicbrainz-collection") { db in
             try createMusicBrainzCollectionLedger(db)
         }
-        // The Discogs account: the token's user, each release's status as last read, and the
-        // outbox of additions (docs/decisions/0044-discogs-account-and-outbox.md). Named as
-        // planned, registered last: libraries that already ran v25 run it next.
-        migrator.registerMigration("v23-discogs-outbox") { db in
-            try createDiscogsAccountTables(db)
+        // Album gains measured by `crate music analyze`, kept here, never written into the files.
+        migrator.registerMigration("v26-replaygain") { db in
+            try createAlbumGain(db)
         }
 
         return migrator

@@ -1,5 +1,6 @@
 import CGtk
 import CrateCore
+import Foundation
 
 /// The records' event lines: the pane's record and verdict, the pressings list and its rows'
 /// positions, and the barcode bar.
@@ -85,6 +86,11 @@ extension WindowTestHooks {
         bar.onMessage = { text in
             message?(text)
             TestEvents.note("barcode-message \(text ?? "none")")
+        }
+        // CRATE_TEST_DISCOGS_CSV=FILE: imported as the main menu's file chooser would; the banner's text follows.
+        if let banner = DiscogsImportBanner.current {
+            banner.onShow = { TestEvents.note("discogs-import \($0)") }
+            if let path = ProcessInfo.processInfo.environment["CRATE_TEST_DISCOGS_CSV"] { banner.importCSV(path) }
         }
     }
 }

@@ -99,6 +99,7 @@ final class MainWindow {
         crate.attach(library: model.library, detail: model.detail, record: model.record, pressings: model.pressingsStore, discogsAccount: model.discogsAccount)
         installSortActions(model.library)
         ExportDialog.install(on: self, database: database)
+        DiscogsImportBanner.install(on: self, model: model)
         history.attach(model.history, model: model)
         GObjectScope.of(widget).connect(searchEntry, "search-changed") { [weak self] in
             guard let self, let text = gtk_editable_get_text(crate_editable(self.searchEntry)) else { return }
