@@ -109,6 +109,15 @@ extension AppDatabase {
                 try db.execute(sql: "UPDATE album_copy SET albumId = ?, releaseId = COALESCE(?, releaseId) WHERE id = ?", arguments: [albumID, releaseID, copyID])
                 return copyID
             }
+            // A copy the user already owns here and no imported row stands for (added with "I Own
+            // This", then to Discogs from this Crate) is that Discogs copy: adopted, never doubled.
+            if let own = try Int64.fetchOne(db, sql: """
+                SELECT id FROM album_copy WHERE albumId = ?
+                  AND id NOT IN (SELECT copyId FROM discogs_import_item WHERE copyId IS NOT NULL)
+                ORDER BY id LIMIT 1
+                """, arguments: [albumID]) {
+                return own
+            }
             var row = OwnedCopyRow(OwnedCopy(albumID: albumID, format: item.format, releaseID: releaseID, note: item.note, addedAt: item.addedAt ?? Date()))
             try row.insert(db)
             return row.id
