@@ -59,7 +59,7 @@ enum DiscogsImportRun {
             if let stopped = summary.stoppedEarly { object["stopped_early"] = stopped }
             print(Terminal.json(try encode(object)))
         } else {
-            Terminal.say("Imported \(p.matched) records matched on MusicBrainz and \(p.discogsOnly) kept as Discogs only, in \(p.requests) MusicBrainz requests.")
+            Terminal.say("Imported: \(p.matched) matched on MusicBrainz, \(p.discogsOnly) kept as Discogs only, in \(p.requests) MusicBrainz requests.")
             if let stopped = summary.stoppedEarly {
                 Terminal.say("Stopped early: \(stopped) \(p.total - p.done) records wait; run the import again to go on.")
             }

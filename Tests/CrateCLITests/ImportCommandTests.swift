@@ -130,8 +130,14 @@ struct ImportCommandTests {
         let copies = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM album_copy") ?? 0 }
         let counts = try database.discogsImportCounts()
         #expect(copies == rows && counts.total == rows && counts.pending == 0)
-        let arrivals = server.requests(path: "/ws/2/release").map(\.arrival).sorted()
-        let gaps = zip(arrivals.dropFirst(), arrivals).map { $0.timeIntervalSince($1) }
-        #expect((gaps.min() ?? 1) >= 1.0, "MusicBrainz searches \(gaps.min() ?? 0) s apart across processes")
+        // Slots are booked 1.1 s apart across processes (exactly so on a manual clock:
+        // SharedPacingTests). Measured at the server, one request may arrive late after a busy
+        // moment and the next on time, so the span is what is checked, with 10 % for that; a
+        // process pacing alone would crowd them (as SharedPacingEndToEndTests explains).
+        let arrivals = server.requests(path: "/ws/2/release").map(\.uptime).sorted()
+        let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }
+        let span = (arrivals.last ?? 0) - (arrivals.first ?? 0)
+        print("import: \(arrivals.count) MusicBrainz searches over \(String(format: "%.1f", span)) s, smallest gap \(String(format: "%.3f", gaps.min() ?? 0)) s")
+        #expect(span >= Double(gaps.count) * 1.1 * 0.9, "span \(span) s for \(gaps.count) gaps: \(gaps.map { String(format: "%.3f", $0) })")
     }
 }

@@ -39,7 +39,7 @@ struct WindowDiscogsImportTests {
             output.fileHandleForReading.readabilityHandler = nil
             WindowRefreshEndToEndTests.killTree(of: window)
         }
-        let finished = "discogs-import Imported from Discogs: \(rows - records.filter { $0.mbid == nil }.reduce(0) { $0 + $1.copies }) records matched, "
+        let finished = "discogs-import Imported from Discogs: \(rows - records.filter { $0.mbid == nil }.reduce(0) { $0 + $1.copies }) records matched on MusicBrainz, "
             + "\(records.filter { $0.mbid == nil }.reduce(0) { $0 + $1.copies }) kept as Discogs only"
         let done = try await BlockingWork.run { lines.wait(for: finished, timeout: 180) }
         #expect(done != nil, "the banner never said the import was done")

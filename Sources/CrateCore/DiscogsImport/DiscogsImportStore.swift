@@ -99,7 +99,9 @@ public final class DiscogsImportStore {
                     Task { @MainActor in store.show(progress) }
                 }
                 let p = summary.progress
-                var text = L10n.tr("Imported from Discogs: %@ records matched, %@ kept as Discogs only", p.matched, p.discogsOnly)
+                var text = L10n.plural("Imported from Discogs: %@ record matched on MusicBrainz", "Imported from Discogs: %@ records matched on MusicBrainz",
+                                       p.matched, p.matched)
+                if p.discogsOnly > 0 { text += L10n.tr(", %@ kept as Discogs only", p.discogsOnly) }
                 if let stopped = summary.stoppedEarly { text += " — " + stopped }
                 phase = .finished(text)
             } catch DiscogsImportError.importingElsewhere where source == nil {

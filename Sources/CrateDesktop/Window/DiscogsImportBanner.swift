@@ -44,22 +44,26 @@ final class DiscogsImportBanner {
         self.model = model
         widget = gtk_revealer_new()!
         gtk_revealer_set_transition_type(crate_revealer(widget), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
-        let box = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["notice-banner"])
+        // The text and Pause on a line, the bar the whole width under them: narrow enough for a
+        // 360 px window.
+        let box = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6, classes: ["notice-banner"])
+        let line = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
         label = Gtk.label("")
         gtk_label_set_wrap(crate_label(label), 1)
         gtk_label_set_width_chars(crate_label(label), 12)
         gtk_widget_set_hexpand(label, 1)
         progress = gtk_progress_bar_new()!
-        gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(progress, 120, -1)
+        gtk_widget_set_hexpand(progress, 1)
         button = gtk_button_new_with_label(L10n.tr("Pause"))!
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         GObjectScope.of(widget).connect(button, "clicked") { [weak self] in
             guard let store = self?.store else { return }
             if store.isRunning { store.cancel() } else { store.dismiss() }
         }
-        Gtk.append(box, label)
+        Gtk.append(line, label)
+        Gtk.append(line, button)
+        Gtk.append(box, line)
         Gtk.append(box, progress)
-        Gtk.append(box, button)
         gtk_revealer_set_child(crate_revealer(widget), box)
     }
 

@@ -25,7 +25,7 @@ struct DiscogsImportStoreTests {
         #expect(await waitUntil(store.state) { !store.isRunning } != nil)
         _ = token
         guard case .finished(let message) = phases.last else { Issue.record("ended \(String(describing: phases.last))"); return }
-        #expect(message.contains("records matched"))
+        #expect(message.contains("records matched on MusicBrainz"))
         #expect(phases.contains { if case .importing(let p) = $0 { return p.total == records.reduce(0) { $0 + $1.copies } } else { return false } })
 
         store.importFromDiscogs()
