@@ -27,6 +27,12 @@ struct CLIRunner {
         ]
     }
 
+    /// The library folders the binary uses (`environment`'s), for tests that open it themselves.
+    var paths: CratePaths {
+        CratePaths(dataDirectory: root.appendingPathComponent("data"), cacheDirectory: root.appendingPathComponent("cache"),
+                   configDirectory: root.appendingPathComponent("config"), stateDirectory: root.appendingPathComponent("state"))
+    }
+
     static var binary: URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("crate")

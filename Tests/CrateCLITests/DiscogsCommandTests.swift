@@ -5,10 +5,6 @@ import Testing
 
 @Suite("crate discogs", .tags(.process))
 struct DiscogsCommandTests {
-    func paths(_ runner: CLIRunner) -> CratePaths {
-        CratePaths(dataDirectory: runner.root.appendingPathComponent("data"), cacheDirectory: runner.root.appendingPathComponent("cache"),
-                   configDirectory: runner.root.appendingPathComponent("config"), stateDirectory: runner.root.appendingPathComponent("state"))
-    }
 
     @Test func anAlbumIsAddedQueuedOfflineAndSentOnceWhenBack() async throws {
         let runner = try CLIRunner()
@@ -16,7 +12,7 @@ struct DiscogsCommandTests {
         defer { server.stop() }
         let world = DiscogsAccountWorld()
         world.install(on: server)
-        let database = try AppDatabase.open(paths: paths(runner))
+        let database = try AppDatabase.open(paths: runner.paths)
         let album = try database.saveScan(of: Album(title: "Rumours", artist: "Fleetwood Mac", year: "1977"), method: .manual).album
         let id = try #require(album.id)
         let link = DiscogsLink(releaseID: 1873013, url: URL(string: "https://www.discogs.com/release/1873013")!, score: 0.97, title: "Rumours", year: "1977")

@@ -5,10 +5,6 @@ import Testing
 
 @Suite("crate listens and crate spin", .tags(.process))
 struct ListensCommandTests {
-    func paths(_ runner: CLIRunner) -> CratePaths {
-        CratePaths(dataDirectory: runner.root.appendingPathComponent("data"), cacheDirectory: runner.root.appendingPathComponent("cache"),
-                   configDirectory: runner.root.appendingPathComponent("config"), stateDirectory: runner.root.appendingPathComponent("state"))
-    }
 
     @Test func queuedListensAreSentAndCounted() async throws {
         let runner = try CLIRunner()
@@ -16,7 +12,7 @@ struct ListensCommandTests {
         defer { server.stop() }
         let inbox = ListenInbox()
         inbox.install(on: server)
-        let database = try AppDatabase.open(paths: paths(runner))
+        let database = try AppDatabase.open(paths: runner.paths)
         for n in 0..<3 {
             try database.queueListen(ListenTrack(artist: "Band", title: "Song \(n)", durationMs: 200_000),
                                      listenedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 200), services: [.listenBrainz])
@@ -38,7 +34,7 @@ struct ListensCommandTests {
 
     @Test func spinWalksASideAndWaitsForTheFlip() async throws {
         let runner = try CLIRunner()
-        let database = try AppDatabase.open(paths: paths(runner))
+        let database = try AppDatabase.open(paths: runner.paths)
         let entry = try database.saveScan(of: Album(title: "LP", artist: "Band"), method: .manual)
         let id = try #require(entry.album.id)
         try database.replaceTracks([("A1", 60_000), ("A2", 20_000), ("B1", 60_000)].enumerated().map {

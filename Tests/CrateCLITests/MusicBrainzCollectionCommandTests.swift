@@ -7,10 +7,6 @@ import Testing
 struct MusicBrainzCollectionCommandTests {
     static let collectionID = "f1e2d3c4-b5a6-4978-8695-a4b3c2d1e0f9"
 
-    func paths(_ runner: CLIRunner) -> CratePaths {
-        CratePaths(dataDirectory: runner.root.appendingPathComponent("data"), cacheDirectory: runner.root.appendingPathComponent("cache"),
-                   configDirectory: runner.root.appendingPathComponent("config"), stateDirectory: runner.root.appendingPathComponent("state"))
-    }
 
     @Test func twoMachinesConvergeThroughOneCollection() async throws {
         let server = try FixtureServer()
@@ -40,7 +36,7 @@ struct MusicBrainzCollectionCommandTests {
         }
 
         // Machine 1 owns record 2; its sync adds it there and owns record 1 here.
-        let database = try AppDatabase.open(paths: paths(first))
+        let database = try AppDatabase.open(paths: first.paths)
         let release = MusicBrainzCollectionService.release(2)
         var album = Album(title: release.title, artist: release.artist)
         album.musicBrainzReleaseID = release.id
@@ -54,7 +50,7 @@ struct MusicBrainzCollectionCommandTests {
         // Machine 2 pulls both.
         let pulled = try await second.run(["mb-collection", "sync", "--json"], extraEnvironment: env)
         #expect(pulled.status == 0 && pulled.stdout.contains("\"owned\" : 2"), "\(pulled.stdout)\(pulled.stderr)")
-        let owned = try AppDatabase.open(paths: paths(second)).ownedReleaseIDs()
+        let owned = try AppDatabase.open(paths: second.paths).ownedReleaseIDs()
         #expect(owned == Set([MusicBrainzCollectionService.release(1).id, release.id]))
     }
 }
