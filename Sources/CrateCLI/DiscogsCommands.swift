@@ -19,12 +19,6 @@ struct DiscogsCommand: AsyncParsableCommand {
         return (environment, account, token.map(DiscogsAccount.tokenKey))
     }
 
-    static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        print(Terminal.json(try encoder.encode(value)))
-    }
-
     static func iso(_ date: Date?) -> String? { date.map { ISO8601DateFormatter().string(from: $0) } }
 
     struct Status: AsyncParsableCommand {
@@ -97,7 +91,7 @@ struct DiscogsCommand: AsyncParsableCommand {
             let report = AlbumReport(album_id: id, discogs_release_id: answer.releaseID, copies: status?.copies, in_wantlist: status?.inWantlist,
                                      checked_at: DiscogsCommand.iso(status?.copiesFetchedAt), pending: answer.pending.map(\.action.rawValue),
                                      problem: problem)
-            if json { return try DiscogsCommand.printJSON(report) }
+            if json { return try Terminal.printJSON(report) }
             Terminal.say("\(Collection.name(album)): Discogs release \(answer.releaseID.map(String.init) ?? "none")")
             if let line = status?.line {
                 Terminal.say("  \(line)")
@@ -116,7 +110,7 @@ struct DiscogsCommand: AsyncParsableCommand {
             let user = try key.flatMap { try environment.database.discogsUsername(tokenKey: $0) }
             let report = OutboxReport(token: key != nil, user: user, queued: outbox.queued, sent: outbox.sent, failed: outbox.failed,
                                       last_error: outbox.lastError, next_attempt_at: DiscogsCommand.iso(outbox.queued > 0 ? outbox.nextAttemptAt : nil))
-            if json { return try DiscogsCommand.printJSON(report) }
+            if json { return try Terminal.printJSON(report) }
             Terminal.say("Discogs: \(key == nil ? "no token" : "token set")\(user.map { " (\(Terminal.field($0)))" } ?? "")")
             Terminal.say("Outbox: queued \(outbox.queued), sent \(outbox.sent), failed \(outbox.failed)")
             if let error = outbox.lastError { Terminal.say("  Last problem: \(Terminal.field(error))") }
@@ -165,7 +159,7 @@ struct DiscogsCommand: AsyncParsableCommand {
             } catch {
                 throw fail(error)
             }
-            if json { return try DiscogsCommand.printJSON(out) }
+            if json { return try Terminal.printJSON(out) }
             let target = action == .addToCollection ? "your Discogs collection" : "your Discogs wantlist"
             if out.sent {
                 Terminal.say("Added to \(target) (release \(out.discogs_release_id)).")
@@ -195,7 +189,7 @@ struct DiscogsCommand: AsyncParsableCommand {
                 throw fail(error)
             }
             if json {
-                try DiscogsCommand.printJSON(Out(sent: summary.sent, already_done: summary.alreadyDone, deferred: summary.deferred, failed: summary.failed,
+                try Terminal.printJSON(Out(sent: summary.sent, already_done: summary.alreadyDone, deferred: summary.deferred, failed: summary.failed,
                                                  token_refused: summary.tokenRefused, last_error: summary.lastError))
             } else {
                 Terminal.say("Discogs: sent \(summary.sent); \(summary.alreadyDone) already there; \(summary.deferred) to retry later; \(summary.failed) failed.")

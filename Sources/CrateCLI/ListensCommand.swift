@@ -33,12 +33,6 @@ struct ListensCommand: AsyncParsableCommand {
         }
     }
 
-    static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        print(Terminal.json(try encoder.encode(value)))
-    }
-
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show queued, sent and failed listens per service, with the last problem.")
 
@@ -52,7 +46,7 @@ struct ListensCommand: AsyncParsableCommand {
             } catch {
                 throw fail(error)
             }
-            if json { return try ListensCommand.printJSON(reports) }
+            if json { return try Terminal.printJSON(reports) }
             for report in reports {
                 let name = ListenService(rawValue: report.service)?.displayName ?? report.service
                 let state = !report.enabled ? "off" : (report.configured ? "on" : "on, not set up")
@@ -91,7 +85,7 @@ struct ListensCommand: AsyncParsableCommand {
             } catch {
                 throw fail(error)
             }
-            if json { return try ListensCommand.printJSON(out) }
+            if json { return try Terminal.printJSON(out) }
             for line in out {
                 let name = ListenService(rawValue: line.service)?.displayName ?? line.service
                 Terminal.say("\(name): sent \(line.sent); \(line.deferred) to retry later; \(line.failed) refused.")

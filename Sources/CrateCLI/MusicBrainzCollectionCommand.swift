@@ -58,7 +58,7 @@ struct MusicBrainzCollectionCommand: AsyncParsableCommand {
             do {
                 let (_, settings, credentials, client) = try MusicBrainzCollectionCommand.connect()
                 let collections = try await client.collections(as: credentials)
-                if json { return try ListensCommand.printJSON(collections) }
+                if json { return try Terminal.printJSON(collections) }
                 if collections.isEmpty { Terminal.say("You have no release collections on MusicBrainz yet: make one on musicbrainz.org.") }
                 for collection in collections {
                     let chosen = collection.id == settings.musicBrainzAccount.collectionID ? "  (chosen)" : ""
@@ -112,7 +112,7 @@ struct MusicBrainzCollectionCommand: AsyncParsableCommand {
                 guard let id = settings.musicBrainzAccount.collectionID else { throw MusicBrainzCollectionError.noCollectionChosen }
                 let sync = try MusicBrainzCollectionSync(client: client, database: environment.database, account: credentials, collection: id)
                 let summary = try await sync.run(confirmRemovals: remove, dryRun: dryRun)
-                if json { return try ListensCommand.printJSON(summary) }
+                if json { return try Terminal.printJSON(summary) }
                 Terminal.say((dryRun ? "Would do: " : "") + summary.text)
                 if !summary.awaitingConfirmation.isEmpty {
                     Terminal.say("To remove them from the collection too: crate mb-collection sync --remove")

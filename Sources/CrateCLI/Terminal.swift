@@ -29,6 +29,13 @@ enum Terminal {
         TerminalText.escaped(text, keepingLayout: keepingLayout)
     }
 
+    /// Prints `value` as pretty, key-sorted JSON on stdout (`--json`), escaped as `json(_:)` does.
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(json(try encoder.encode(value)))
+    }
+
     /// Encoded JSON for stdout, with C1 and bidirectional controls escaped too (`TerminalText.json`).
     static func json(_ data: Data) -> String {
         TerminalText.json(data)
