@@ -70,9 +70,13 @@ public final class PhotoFolderWatcher: Sendable {
         let started = wallClock()
         let (mark, handled) = state.withLock { ($0.mark!, $0.handled) }
         var looks: [String: PhotoSettler.Look] = [:]
+        var changedAt: [String: Double] = [:]
         for directory in DirectoryTree.directories(under: [folder]) {
             for (path, look, changed) in Self.candidates(in: directory) where changed >= mark.timeIntervalSince1970 {
-                if handled[path] != look { looks[path] = look }
+                if handled[path] != look {
+                    looks[path] = look
+                    changedAt[path] = changed
+                }
             }
         }
         let (finished, waiting) = state.withLock { state in
@@ -80,11 +84,13 @@ public final class PhotoFolderWatcher: Sendable {
             return (finished, state.settler.waiting)
         }
         var pass = PhotoWatchPass(waiting: waiting)
+        var taken = Set<String>()
         for path in finished {
             guard let look = looks[path] else { continue }
             // An unreadable file is left alone until it changes (no retry every tick).
             guard let hash = try? ContentHash.sha256(of: URL(fileURLWithPath: path)) else {
                 state.withLock { $0.handled[path] = look }
+                taken.insert(path)
                 continue
             }
             // Hashed, then looked at again: a file that changed while it was read waits once more.
@@ -98,10 +104,16 @@ public final class PhotoFolderWatcher: Sendable {
                 pass.duplicates += 1
             }
             state.withLock { $0.handled[path] = look }
+            taken.insert(path)
         }
         // Anything changed before this pass began, less the settle time and a minute's slack, has
-        // been handled or is still watched here; a file still growing keeps a newer ctime.
-        let newMark = started.addingTimeInterval(-(settle + 60))
+        // been handled or is still watched here; a file still growing keeps a newer ctime. A file
+        // seen but not taken yet (still settling) holds the mark: passes can be minutes apart (a
+        // starved or suspended machine, the first pass after days closed), and a mark moved past
+        // a settling file would make it old before it was ever queued.
+        let settling = changedAt.filter { !taken.contains($0.key) }.values.min()
+        var newMark = started.addingTimeInterval(-(settle + 60))
+        if let settling { newMark = min(newMark, Date(timeIntervalSince1970: settling)) }
         if newMark > mark {
             try database.advanceWatchMark(folder: folder, to: newMark)
             state.withLock { $0.mark = max($0.mark ?? newMark, newMark) }

@@ -1,5 +1,6 @@
 import CrateTestSupport
 import Foundation
+import GRDB
 import Testing
 @testable import CrateCore
 
@@ -64,7 +65,7 @@ struct PhotoFolderMonitorTests {
         // Then: scanned, set aside, and summed up (one run, or more if the kernel split them)
         // (A loaded machine may starve the watch for minutes; the ceiling is not what is tested.)
         let done = await waitUntil(monitor.lastRun, ceiling: .seconds(400)) { runs.reduce(0) { $0 + $1.scanned + $1.setAside } >= 3 }
-        #expect(done != nil, "events \(events), problem \(monitor.problem.value ?? "none"), queued \((try? database.pendingWatchedPhotos().count) ?? -1)")
+        #expect(done != nil, "events \(events), problem \(monitor.problem.value ?? "none"), \(Self.diagnosis(fixture, mark: mark))")
         #expect(runs.reduce(0) { $0 + $1.scanned } == 2)
         #expect(runs.reduce(0) { $0 + $1.setAside } == 1)
         #expect(try database.setAsidePhotos().count == 1)
@@ -73,6 +74,23 @@ struct PhotoFolderMonitorTests {
         settings.watchPhotoFolder = false
         monitor.settingsChanged()
         #expect(monitor.watching.value == nil)
+    }
+
+    /// What the library and the folder say when arrivals were not scanned: the queue's items, the
+    /// folder's mark against each file's ctime, and what a fresh pass would take.
+    private static func diagnosis(_ fixture: PhotoWatchFixture, mark: Date) -> String {
+        let items = (try? fixture.database.reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT w.path, b.state, b.attempts FROM watched_photo w LEFT JOIN batch_item b ON b.id = w.batchItemId")
+                .map { "\(($0["path"] as String? ?? "").split(separator: "/").last ?? "") \($0["state"] as String? ?? "-") \($0["attempts"] as Int? ?? -1)" }
+        }) ?? []
+        let stored = (try? fixture.database.reader.read { db in try Double.fetchOne(db, sql: "SELECT mark FROM watched_folder") }) ?? nil
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)) ?? []).sorted().map { name -> String in
+            var info = stat()
+            _ = stat(fixture.folder.path + "/" + name, &info)
+            return "\(name) ctime \(Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)"
+        }
+        let fresh = (try? fixture.watcher(settle: 0).poll()).map { "fresh pass waiting \($0.waiting)" } ?? "fresh pass failed"
+        return "items \(items), mark \(mark.timeIntervalSince1970) stored \(stored ?? -1), files \(files), \(fresh)"
     }
 
     @Test func theSummarySaysWhatHappened() {

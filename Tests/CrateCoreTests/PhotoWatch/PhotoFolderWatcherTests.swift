@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import CrateCore
 
@@ -140,6 +141,29 @@ struct PhotoFolderWatcherTests {
         let pass = try after.poll()
         #expect(pass.arrivals.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["cover-while-stopped.jpg"])
         #expect(pass.duplicates == 1, "the photo of the first session is looked at again, and known")
+    }
+
+    @Test func aPhotoStillSettlingWhenThePassesAreMinutesApartIsStillTaken() throws {
+        // Given: a session whose passes come late (a starved or suspended machine, or Crate
+        // opened days after the photo arrived): the first pass to see a photo starts ten minutes
+        // after it arrived.
+        let fixture = try PhotoWatchFixture()
+        let wall = TestNow()
+        let watcher = PhotoFolderWatcher(folder: fixture.folder, database: fixture.database, settle: 1, now: fixture.now,
+                                         wallClock: { wall.date })
+        PhotoWatchFixture.pastTheMark(try watcher.begin())
+        try fixture.write("cover-late.jpg", PhotoWatchFixture.photo("late"))
+        wall.advance(600)
+        // When: that pass sees it settling, and the next one finds it settled
+        #expect(try watcher.poll().waiting == 1)
+        fixture.advance(1)
+        let pass = try watcher.poll()
+        // Then: it is queued — the first pass did not move the mark past a photo still settling.
+        #expect(pass.arrivals.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["cover-late.jpg"])
+        // And once it is taken, the mark moves on.
+        _ = try watcher.poll()
+        let stored = try fixture.database.reader.read { db in try Double.fetchOne(db, sql: "SELECT mark FROM watched_folder") }
+        #expect((stored ?? 0) > Date().timeIntervalSince1970)
     }
 
     @Test func photosQueuedByAKilledWatchAreLeftForTheNextOne() throws {
