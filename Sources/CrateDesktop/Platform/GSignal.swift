@@ -19,6 +19,9 @@ enum GSignal {
     /// Signals shaped `void (*)(GObject *self, gpointer user_data)`.
     @discardableResult
     static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, owner: UnsafeMutableRawPointer? = nil, _ handler: @escaping @MainActor () -> Void) -> gulong {
+        // A notify handler gets the GParamSpec before its data: in this shape it would read the
+        // spec as its box and crash at the first change.
+        precondition(!signal.hasPrefix("notify"), "\(signal): notify handlers take one argument")
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             guard let data else { return }
             let handler = CallbackBox<@MainActor () -> Void>.borrow(data)

@@ -109,6 +109,13 @@ enum WindowTestHooks {
                 return true
             }
             GSignal.connect(preferences.widget, "destroy") { TestEvents.note("preferences closed") }
+            // `preferences page <title>`: the page shown after a tab was chosen. (A notify handler
+            // takes the GParamSpec as its one argument.)
+            GSignal.connect(preferences.widget, "notify::visible-page") { [weak preferences] (_: UnsafeMutableRawPointer?) in
+                guard let preferences, let page = adw_preferences_window_get_visible_page(crate_preferences_window(preferences.widget)),
+                      let title = adw_preferences_page_get_title(page) else { return }
+                TestEvents.note("preferences page \(String(cString: title).lowercased())")
+            }
             let state = preferences.store.provider.state.value
             TestEvents.note("preferences-provider \(state.provider.rawValue) note=\(preferences.store.settings.sessionNote(.provider) ?? "none")")
             // How many lines the Test Connection button and the key link take once laid out.

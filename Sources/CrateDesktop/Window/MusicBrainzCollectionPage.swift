@@ -35,6 +35,8 @@ final class MusicBrainzCollectionPage {
         widget = parts.page
         userRow = parts.user
         passwordRow = parts.password
+        // libadwaita 1.2 builds the password row's show button without a name.
+        crate_label_first_descendant(passwordRow, "GtkButton", L10n.tr("Show or hide the text"))
         accountRow = parts.account
         signInButton = parts.signIn
         collectionRow = parts.collection
