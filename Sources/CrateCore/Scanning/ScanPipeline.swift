@@ -213,7 +213,7 @@ public final class ScanPipeline: AlbumScanner {
     /// never answered from tier 0; nor is any album when verification is unavailable (its plugin
     /// is missing: `CoverVerifier.unavailable`, logged once), so the scan goes on to the vision
     /// provider or "not found".
-    private func tierZero(_ photo: PreparedPhoto) async throws -> (Album, LocalMatch)? {
+    func tierZero(_ photo: PreparedPhoto) async throws -> (Album, LocalMatch)? {
         let covers = try await hashes.all()
         let matcher = self.matcher, verifier = self.verifier
         let shortlist = try await BlockingWork.run { matcher.shortlist(photo.hashes, in: covers) }

@@ -6,7 +6,8 @@ import Foundation
 /// The camera: a live preview from the webcam; Space, Enter or "Take Photo" takes the frame on
 /// screen and scans it like a pasted image, and the window closes. Closing it (Escape, the close
 /// button) stops the camera at once: the device is never held after the preview is gone. A
-/// missing camera says so in the window, plainly.
+/// missing camera says so in the window, plainly. While it runs, tier 0 looks at a frame every
+/// second or so: a cover the crate knows shows its verdict under the preview, live.
 @MainActor
 final class CameraWindow {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -20,6 +21,14 @@ final class CameraWindow {
     private var frames = 0
     /// The frame taken, as a texture the caller scans.
     var onTake: ((OpaquePointer) -> Void)?
+    /// Tier 0 on a preview frame (nil: no live verdict).
+    var recognise: ((RGBImage) async -> LiveSighting?)?
+    /// "Open Album" on the live verdict: the camera closes first.
+    var onOpenAlbum: ((Int64) -> Void)?
+    private let sighting = CameraSightingView()
+    private var looking: Task<Void, Never>?
+    /// Frames in a row tier 0 did not know: the verdict stays through one blurred frame.
+    private var misses = 0
 
     init() {
         widget = adw_window_new()!
@@ -46,6 +55,7 @@ final class CameraWindow {
         let box = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         Gtk.append(box, adw_header_bar_new()!)
         Gtk.append(box, stack)
+        Gtk.append(box, sighting.widget)
         Gtk.append(box, hint)
         Gtk.append(box, takeButton)
         adw_window_set_content(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: AdwWindow.self), box)
@@ -59,6 +69,11 @@ final class CameraWindow {
         scope.connect(takeButton, "clicked") { [weak self] in self?.take() }
         // Closing (or hiding) stops the camera before anything else.
         scope.connect(widget, "unmap") { [weak self] in self?.stop() }
+        sighting.onOpen = { [weak self] albumID in
+            guard let self else { return }
+            gtk_window_close(crate_window(self.widget))
+            self.onOpenAlbum?(albumID)
+        }
         scope.keepAlive(self)
     }
 
@@ -96,7 +111,38 @@ final class CameraWindow {
         gtk_picture_set_paintable(crate_picture(picture), crate_paintable(UnsafeMutableRawPointer(next)))
         frames += 1
         if frames == 1 || frames % 15 == 0 { WidgetEvents.say("camera frames \(frames) \(frame.width)x\(frame.height)") }
+        if frames % 15 == 1 { look(at: frame) }
         return true
+    }
+
+    /// Tier 0 on this frame, off the main thread, one look at a time.
+    private func look(at frame: CameraFrame) {
+        guard let recognise, looking == nil, let image = Self.image(frame) else { return }
+        looking = Task { [weak self] in
+            let found = await recognise(image)
+            guard let self, !Task.isCancelled, self.camera != nil else { return }
+            self.looking = nil
+            self.misses = found == nil ? self.misses + 1 : 0
+            guard found != nil || self.misses > 1 else { return }
+            guard found?.album.id != self.sighting.albumID else { return }
+            self.sighting.show(found)
+            WidgetEvents.say("camera sighting \(found.map { "\($0.album.id ?? 0) \($0.verdict.kind.rawValue)" } ?? "none")")
+        }
+    }
+
+    /// The frame's rows without their padding, as an image tier 0 reads.
+    private static func image(_ frame: CameraFrame) -> RGBImage? {
+        let row = frame.width * 3
+        guard frame.width > 0, frame.height > 0, frame.stride >= row, frame.pixels.count >= frame.stride * (frame.height - 1) + row else { return nil }
+        var pixels = [UInt8](repeating: 0, count: row * frame.height)
+        frame.pixels.withUnsafeBytes { source in
+            pixels.withUnsafeMutableBytes { target in
+                for y in 0..<frame.height {
+                    target.baseAddress!.advanced(by: y * row).copyMemory(from: source.baseAddress!.advanced(by: y * frame.stride), byteCount: row)
+                }
+            }
+        }
+        return RGBImage(width: frame.width, height: frame.height, pixels: pixels)
     }
 
     private func take() {
@@ -120,6 +166,8 @@ final class CameraWindow {
 
     private func stop() {
         guard let camera else { return }
+        looking?.cancel()
+        looking = nil
         camera.stop()
         self.camera = nil
         if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }

@@ -51,6 +51,8 @@ final class ScanController {
         guard let host else { return }
         let camera = CameraWindow()
         camera.onTake = { [weak self] texture in self?.receive(texture: texture) }
+        camera.recognise = { [model] frame in await model.sighting(in: frame) }
+        camera.onOpenAlbum = { [weak host] albumID in host?.openAlbum(albumID) }
         camera.present(over: host.widget)
     }
 

@@ -125,6 +125,26 @@ struct ScanPipelineTests {
         #expect(try h.database.counts().scans == 2, "every scan is saved, duplicates too")
     }
 
+    @Test func theCameraSeesACoverTheCrateKnowsWithItsVerdictAndSavesNothing() async throws {
+        // Given: a crate that scanned and owns Rumours
+        let h = try PipelineHarness()
+        h.serveRumours()
+        let first = try await h.pipeline(identifier: ScriptedIdentifier.rumours).scan(file: ImageFixtures.url("photos/cover-00-photo-0.jpg")) { _ in }
+        let albumID = try #require(first.entry.album.id)
+        _ = try h.database.own(albumID: albumID)
+        let offline = ScanPipeline(database: h.database, paths: h.directory.paths, services: .offline)
+        // When: a preview frame shows its cover, then one shows a cover it does not know
+        let known = try ImagePreparer().decodeUpright(Data(contentsOf: ImageFixtures.url("photos/cover-00-photo-1.jpg")))
+        let unknown = try ImagePreparer().decodeUpright(Data(contentsOf: ImageFixtures.url("negatives/unknown-00.jpg")))
+        let sighting = try await offline.sighting(in: known)
+        let nothing = try await offline.sighting(in: unknown)
+        // Then: the first is Rumours, owned; the second nothing; no scan was saved
+        #expect(sighting?.album.id == albumID)
+        #expect(sighting?.verdict.kind == .owned)
+        #expect(nothing == nil)
+        #expect(try h.database.counts().scans == 1)
+    }
+
     @Test func offlineWithNoMatchIsNotIdentified() async throws {
         let h = try PipelineHarness()
         let offline = ScanPipeline(database: h.database, paths: h.directory.paths, services: .offline)
