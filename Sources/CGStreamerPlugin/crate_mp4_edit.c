@@ -1,5 +1,5 @@
 // Reads the few boxes of an MP4 `moov` that say where an audio track's music starts and ends
-// (mvhd, tkhd's siblings hdlr/mdhd/stts, edts/elst). Plain C with bounds checks on every read:
+// (mvhd; per track hdlr, mdhd, stts and edts/elst). Plain C with bounds checks on every read:
 // the box comes straight from the user's file.
 #include "crate_mp4_edit.h"
 #include <string.h>
