@@ -2,6 +2,7 @@
 // crate_plugins.h (macros, casts and variadic setters included), so that neither the CLI nor the
 // window links GStreamer: it is opened the first time something plays.
 #include "crate_plugins.h"
+#include "crate_mp4_edit.h"
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
 #include <math.h>
@@ -384,6 +385,7 @@ const crate_gstreamer_table *crate_gstreamer_plugin(void) {
         .follow_album_gain = crate_follow_album_gain,
         .message_tag_double = crate_message_tag_double,
         .read_lavc_gapless = crate_read_lavc_gapless,
+        .trim_m4a_gapless = crate_trim_m4a_gapless,
 };
     return &table;
 }

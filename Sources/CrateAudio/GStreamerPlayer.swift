@@ -88,8 +88,9 @@ public final class GStreamerPlayer: Player {
             throw AudioPlaybackError.playerUnavailable
         }
         gst.table.set_audio_only(playbin)
-        // MP3s from ffmpeg join without a gap too (docs/decisions/0046-replaygain-and-lossy-gapless.md).
+        // MP3s and M4As from ffmpeg join without a gap too (docs/decisions/0046-replaygain-and-lossy-gapless.md).
         gst.table.read_lavc_gapless(playbin)
+        gst.table.trim_m4a_gapless(playbin)
         if let sinkDescription, !sinkDescription.trimmingCharacters(in: .whitespaces).isEmpty {
             var errorText: UnsafeMutablePointer<CChar>?
             guard let sink = gst.table.sink_from_description(sinkDescription, &errorText) else {

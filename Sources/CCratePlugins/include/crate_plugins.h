@@ -26,7 +26,8 @@ extern "C" {
 /// a quadrilateral (`corners`: the cover's outline or a crop square) instead of a square; the
 /// GStreamer table gained `set_audio_filter`, `follow_album_gain` and `message_tag_double`
 /// (ReplayGain), `read_lavc_gapless` (MP3 from ffmpeg), and the message type CRATE_GST_MESSAGE_TAG.
-#define CRATE_PLUGIN_ABI_VERSION 4
+/// 5: the GStreamer table gained `trim_m4a_gapless` (AAC in M4A).
+#define CRATE_PLUGIN_ABI_VERSION 5
 
 /// libCrateCoverCheck.so
 typedef struct {
@@ -147,6 +148,12 @@ typedef struct {
     /// LAME tag is signed "Lavc"/"Lavf", which GStreamer 1.22's mpegaudioparse ignores; the
     /// signature is read as "LAME" in the parser's first buffer (the file is never written).
     void (*read_lavc_gapless)(void *playbin);
+    /// Makes playbin's M4A files end where their music ends: qtdemux 1.22 drops each file's last
+    /// packet when the track has an edit list (encoder priming). Each qtdemux's pulled `moov`
+    /// gets the audio edit lengthened in memory, and the segments on its audio pad stop at the
+    /// sample-exact end (sum of `stts`), where the decoder clips. Files without an edit list, or
+    /// read in push mode, play as before; the file is never written.
+    void (*trim_m4a_gapless)(void *playbin);
 } crate_gstreamer_table;
 
 const crate_gstreamer_table *crate_gstreamer_plugin(void);
