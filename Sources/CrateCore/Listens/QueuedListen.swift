@@ -8,12 +8,16 @@ public struct QueuedListen: Equatable, Sendable {
     /// When the track started playing (both services date a listen by its start).
     public var listenedAt: Date
     public var attempts: Int
+    /// An earlier request carried this listen and its outcome is unknown (killed, answer lost,
+    /// 5xx): the service may have it already.
+    public var maybeDelivered: Bool
 
-    public init(id: Int64, service: ListenService, track: ListenTrack, listenedAt: Date, attempts: Int = 0) {
+    public init(id: Int64, service: ListenService, track: ListenTrack, listenedAt: Date, attempts: Int = 0, maybeDelivered: Bool = false) {
         self.id = id
         self.service = service
         self.track = track
         self.listenedAt = listenedAt
         self.attempts = attempts
+        self.maybeDelivered = maybeDelivered
     }
 }

@@ -459,6 +459,12 @@ extension AppDatabase {
         migrator.registerMigration("v26-replaygain") { db in
             try createAlbumGain(db)
         }
+        // When a Last.fm request that may have delivered a listen started and its answer is not
+        // known yet: the next pass asks Last.fm before sending again
+        // (docs/decisions/0042-listens-and-the-turntable.md).
+        migrator.registerMigration("v27-listen-send-marks") { db in
+            try addListenSendMarks(db)
+        }
 
         return migrator
     }()

@@ -1,0 +1,29 @@
+import Foundation
+
+extension ListenSender {
+    /// The part of a claimed batch still to send. Listens an earlier request may have delivered
+    /// are looked up at a service that counts repeats; those it holds are settled sent. Nil when
+    /// the service could not tell: the batch waits (back-off as for a failed send), never sent
+    /// blind, and keeps its marks.
+    func dropDelivered(_ batch: [QueuedListen], through submitter: any ListenSubmitter,
+                       into summary: inout ListenRunSummary) async -> [QueuedListen]? {
+        let unsure = batch.filter(\.maybeDelivered)
+        guard !unsure.isEmpty, let checker = submitter as? any ListenDeliveryChecking else { return batch }
+        do {
+            let held = try await checker.alreadyReceived(unsure)
+            if !held.isEmpty {
+                try database.settleListens(ids: Array(held), sent: true, owner: owner, at: now())
+                summary.sent += held.count
+                summary.alreadyThere += held.count
+            }
+            return batch.filter { !held.contains($0.id) }
+        } catch {
+            let text = UserMessage.text(for: error)
+            let retry = (error as? ListenSubmitError).map { retryTime(for: $0, attempts: batch.map(\.attempts).max() ?? 1) } ?? now()
+            try? database.settleListens(ids: batch.map(\.id), sent: false, error: text, retryAt: retry, maybeDelivered: true, owner: owner, at: now())
+            summary.lastError = text
+            summary.deferred += batch.count
+            return nil
+        }
+    }
+}
