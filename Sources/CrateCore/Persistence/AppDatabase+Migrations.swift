@@ -465,6 +465,11 @@ extension AppDatabase {
         migrator.registerMigration("v27-listen-send-marks") { db in
             try addListenSendMarks(db)
         }
+        // Each indexed file's R128_ALBUM_GAIN (Opus), so the player levels such albums without
+        // `crate music analyze`; files that may carry one are read again at the next scan.
+        migrator.registerMigration("v28-music-file-r128-gain") { db in
+            try addMusicFileR128Gain(db)
+        }
 
         return migrator
     }()
