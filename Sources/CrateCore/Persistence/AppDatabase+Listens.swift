@@ -141,6 +141,6 @@ extension AppDatabase {
         let seconds: Int64 = row["listenedAt"]
         let mark: Double? = row["sendingSince"]
         return QueuedListen(id: row["id"], service: service, track: track, listenedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), attempts: row["attempts"],
-                            maybeDelivered: mark != nil)
+                            sendingSince: mark.map { Date(timeIntervalSince1970: $0) })
     }
 }

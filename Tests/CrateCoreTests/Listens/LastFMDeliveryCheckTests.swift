@@ -110,6 +110,24 @@ struct LastFMDeliveryCheckTests {
         #expect(Self.recentRequests(server).count == 4)
     }
 
+    @Test func theLookUpWaitsAMinuteAfterTheUnansweredRequest() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let inbox = LastFMInbox()
+        inbox.install(on: server)
+        let db = try AppDatabase.inMemory()
+        try Self.queue(db, 0..<3)
+        inbox.mode.withLock { $0 = .acceptThenBadGateway }
+        _ = await Self.sender(db, Self.client(server), owner: "a", at: Self.start).run()
+        inbox.mode.withLock { $0 = .accept }
+        // Due again after the 30 s back-off, but a scrobble just taken may not be listed yet.
+        let early = await Self.sender(db, Self.client(server), owner: "b", at: Self.start.addingTimeInterval(40)).run()
+        #expect(early[.lastFM]?.deferred == 3 && early[.lastFM]?.sent == 0 && Self.recentRequests(server).isEmpty)
+        #expect(try db.nextListenDue(services: [.lastFM]) == Self.start.addingTimeInterval(ListenSender.lookUpDelay))
+        let later = await Self.sender(db, Self.client(server), owner: "c", at: Self.start.addingTimeInterval(61)).run()
+        #expect(later[.lastFM]?.alreadyThere == 3 && inbox.duplicates == 0 && Self.scrobbleRequests(server) == 1)
+    }
+
     @Test func aLoneRecentTrackComesAsAnObjectAndIsStillFound() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
