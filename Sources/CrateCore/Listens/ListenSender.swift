@@ -7,9 +7,10 @@ import Foundation
 /// claim and the settle leaves a lease that lapses (or whose owner is gone); the next pass sends
 /// the batch then. For a service that counts repeats (Last.fm) each batch is marked before its
 /// request goes; a batch whose mark outlived its request (a kill, a lost answer, a 5xx) is
-/// checked against what the service holds first, and only the rest is sent. Failures are classed by `ListenSubmitError`: a wrong token or session stops the
-/// service's pass and waits for the user; rate limits and outages wait (capped, with back-off)
-/// and never drop a listen; only a refusal of one listen on its own fails it.
+/// checked against what the service holds first, and only the rest is sent. Failures are
+/// classed by `ListenSubmitError`: a wrong token or session stops the service's pass and waits
+/// for the user; rate limits and outages wait (capped, with back-off) and never drop a listen;
+/// only a refusal of one listen on its own fails it.
 public struct ListenSender: Sendable {
     public let database: AppDatabase
     public let submitters: [any ListenSubmitter]
