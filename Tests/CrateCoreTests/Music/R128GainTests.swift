@@ -61,6 +61,13 @@ struct R128GainTests {
         #expect(try TagReader.read(path: path).get().r128AlbumGainDb == 2.5)
     }
 
+    @Test(.enabled(if: ToneAlbum.hasTool("lame")))
+    func andAnMP3sTXXXFrame() throws {
+        let temp = try TemporaryDirectory()
+        let files = try ToneAlbum(trackSeconds: [0.3]).encode(.mp3Lame, in: temp.url.path, tags: ["ARTIST": "Band", "R128_ALBUM_GAIN": "512"])
+        #expect(try TagReader.read(path: files[0]).get().r128AlbumGainDb == 7.0)
+    }
+
     @Test func theMigrationMakesTheNextScanReadFilesThatMayCarryTheTag() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
