@@ -72,6 +72,8 @@ extern "C" int crate_tags_read(const char *path, crate_tag_info *out) {
         out->mb_album_id = first(map, "MUSICBRAINZ_ALBUMID");
         out->mb_release_group_id = first(map, "MUSICBRAINZ_RELEASEGROUPID");
         out->mb_track_id = first(map, "MUSICBRAINZ_TRACKID");
+        out->r128_track_gain = first(map, "R128_TRACK_GAIN");
+        out->r128_album_gain = first(map, "R128_ALBUM_GAIN");
         TagLib::AudioProperties *props = ref.audioProperties();
         if (!props) return CRATE_TAGS_NO_AUDIO;
         out->length_ms = props->lengthInMilliseconds();
@@ -88,7 +90,8 @@ extern "C" int crate_tags_read(const char *path, crate_tag_info *out) {
 extern "C" void crate_tags_free(crate_tag_info *info) {
     if (!info) return;
     char **fields[] = {&info->title, &info->artist, &info->album_artist, &info->album, &info->disc_number,
-                       &info->track_number, &info->mb_album_id, &info->mb_release_group_id, &info->mb_track_id};
+                       &info->track_number, &info->mb_album_id, &info->mb_release_group_id, &info->mb_track_id,
+                       &info->r128_track_gain, &info->r128_album_gain};
     for (char **field : fields) {
         std::free(*field);
         *field = nullptr;

@@ -30,6 +30,7 @@ extension ListensCommand {
                 _ = try environment.keys.saveLastFMSession(session.key)
                 var saved = try environment.savedSettings()
                 saved.listens.lastFM = true
+                saved.listens.lastFMUser = session.user.isEmpty ? nil : session.user
                 try saved.save(paths: environment.paths)
                 Terminal.say("Crate scrobbles to Last.fm as \(Terminal.field(session.user)).")
             } catch {

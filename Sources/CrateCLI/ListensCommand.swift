@@ -63,7 +63,8 @@ struct ListensCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            struct Out: Encodable { let service: String; let sent, deferred, failed: Int; let last_error: String? }
+            /// `already_there`: of `sent`, listens an unanswered earlier request had delivered (found, not sent again).
+            struct Out: Encodable { let service: String; let sent, already_there, deferred, failed: Int; let last_error: String? }
             var out: [Out] = []
             do {
                 let environment = try openEnvironment()
@@ -77,7 +78,8 @@ struct ListensCommand: AsyncParsableCommand {
                 for submitter in submitters {
                     let summary = summaries[submitter.service] ?? ListenRunSummary()
                     let notSetUp = submitter.isConfigured ? nil : UserMessage.text(for: ListenSubmitError.notConfigured(submitter.service))
-                    out.append(Out(service: submitter.service.rawValue, sent: summary.sent, deferred: summary.deferred, failed: summary.failed,
+                    out.append(Out(service: submitter.service.rawValue, sent: summary.sent, already_there: summary.alreadyThere,
+                                   deferred: summary.deferred, failed: summary.failed,
                                    last_error: summary.lastError ?? notSetUp))
                 }
             } catch let error as ValidationError {
@@ -88,7 +90,8 @@ struct ListensCommand: AsyncParsableCommand {
             if json { return try Terminal.printJSON(out) }
             for line in out {
                 let name = ListenService(rawValue: line.service)?.displayName ?? line.service
-                Terminal.say("\(name): sent \(line.sent); \(line.deferred) to retry later; \(line.failed) refused.")
+                let found = line.already_there > 0 ? " (\(line.already_there) already there from an unanswered send)" : ""
+                Terminal.say("\(name): sent \(line.sent)\(found); \(line.deferred) to retry later; \(line.failed) refused.")
                 if let error = line.last_error { Terminal.warn(error) }
             }
             if out.contains(where: { $0.last_error != nil && $0.sent == 0 && ($0.deferred > 0 || $0.failed > 0) }) { throw ExitCode(1) }

@@ -14,8 +14,9 @@ struct MusicAnalyzeCommand: AsyncParsableCommand {
         discussion: """
         Each album is decoded whole, track after track, and its gain is stored in Crate's library: \
         your files are never written. Albums whose gain is already stored (for the same folder) are \
-        skipped unless --again is given. A REPLAYGAIN_ALBUM_GAIN tag in the files still wins when \
-        the album plays.
+        skipped unless --again is given, and so are albums whose files all carry R128_ALBUM_GAIN \
+        (Opus): that tag is used. A REPLAYGAIN_ALBUM_GAIN tag in the files still wins when the \
+        album plays.
         """
     )
 
@@ -36,12 +37,17 @@ struct MusicAnalyzeCommand: AsyncParsableCommand {
             }
             if let album, matched.isEmpty { throw AudioPlaybackError.notInMusicFolder(albumID: album) }
             let analyzer = try ReplayGainAnalyzer()
-            var measured = 0, failed = 0, stored = 0
+            var measured = 0, failed = 0, stored = 0, tagged = 0
             for (album, disk) in matched {
                 guard let albumID = album.id else { continue }
                 let name = "\(albumID) \(Terminal.field(album.artist)) — \(Terminal.field(album.title))"
                 if !again, try database.albumGain(albumID: albumID, directory: disk.directory) != nil {
                     stored += 1
+                    continue
+                }
+                // Its R128 tags give the gain the player uses (they win over a measurement).
+                if !again, disk.r128AlbumGainDb != nil {
+                    tagged += 1
                     continue
                 }
                 let files = AlbumMatcher.tracks(of: disk, albumID: albumID).map(\.file.path)
@@ -58,6 +64,7 @@ struct MusicAnalyzeCommand: AsyncParsableCommand {
             var summary = measured == 1 ? "1 album measured" : "\(measured) albums measured"
             if failed > 0 { summary += ", \(failed) failed" }
             if stored > 0 { summary += ", \(stored) measured before (--again measures them again)" }
+            if tagged > 0 { summary += ", \(tagged) with R128 gain tags" }
             Terminal.say(summary + ".")
             if failed > 0 { throw ExitCode(1) }
         } catch let exit as ExitCode {

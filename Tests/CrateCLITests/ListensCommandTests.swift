@@ -32,6 +32,31 @@ struct ListensCommandTests {
         #expect(inbox.accepted.withLock { $0.count } == 3)
     }
 
+    /// A process killed after Last.fm took two of three listens left them marked: `crate listens
+    /// send` looks them up (asking `user.getInfo` whose session it is) and sends only the third.
+    @Test func lastFMListensAnEarlierProcessMayHaveSentAreLookedUpFirst() async throws {
+        let runner = try CLIRunner()
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let inbox = LastFMInbox()
+        inbox.install(on: server)
+        let database = try AppDatabase.open(paths: runner.paths)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for n in 0..<3 {
+            try database.queueListen(ListenTrack(artist: "Band", title: "Song \(n)", durationMs: 200_000),
+                                     listenedAt: start.addingTimeInterval(Double(n) * 200), services: [.lastFM])
+        }
+        let gone = BatchLeaseOwner(host: "elsewhere", processID: 1, startTime: 0, token: "killed")
+        let batch = try database.claimListens(service: .lastFM, limit: 50, owner: gone, at: start)
+        #expect(try database.markListensSending(ids: batch.map(\.id), owner: gone, at: start))
+        inbox.scrobbles.withLock { $0 = [LastFMScrobble(artist: "Band", title: "Song 0", at: 1_700_000_000), LastFMScrobble(artist: "band", title: "song 1", at: 1_700_000_201)] }
+        let env = ["CRATE_LISTENS": "lastfm", "CRATE_LASTFM_API_KEY": "key1", "CRATE_LASTFM_API_SECRET": "shh", "CRATE_LASTFM_SESSION_KEY": "sk1",
+                   "CRATE_LASTFM_URL": server.url("/2.0/").absoluteString]
+        let sent = try await runner.run(["listens", "send", "--json"], extraEnvironment: env)
+        #expect(sent.status == 0 && sent.stdout.contains("\"sent\" : 3") && sent.stdout.contains("\"already_there\" : 2"), "\(sent.stdout)\(sent.stderr)")
+        #expect(inbox.scrobbles.withLock { $0.map(\.title) } == ["Song 0", "song 1", "Song 2"] && inbox.duplicates == 0)
+    }
+
     @Test func spinWalksASideAndWaitsForTheFlip() async throws {
         let runner = try CLIRunner()
         let database = try AppDatabase.open(paths: runner.paths)

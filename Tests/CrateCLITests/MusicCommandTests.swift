@@ -45,6 +45,23 @@ struct MusicCommandTests {
         #expect(watch?["watched"] as? Int == 4096 && watch?["unwatched"] as? Int == 4904, "\(json.stdout)")
     }
 
+    /// An album whose files carry R128_ALBUM_GAIN is not measured: the tag is its gain.
+    @Test func analyzeLeavesAlbumsWithR128GainTagsToTheirTags() async throws {
+        let cli = try CLIRunner()
+        let music = cli.root.appendingPathComponent("music").path
+        for n in 1...2 {
+            var tags = AudioFixtures.tags(artist: "Band", album: "Tagged", title: "Track \(n)", track: n)
+            tags["R128_ALBUM_GAIN"] = "-1280"
+            try AudioFixtures.flac(at: "\(music)/Band/Tagged/0\(n).flac", seconds: 0.2, tags: tags)
+        }
+        let database = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
+        let id = try database.saveScan(of: Album(title: "Tagged", artist: "Band"), method: .manual).album.id ?? 0
+        #expect(try await cli.run(["music", "scan", music]).status == 0)
+        let analyze = try await cli.run(["music", "analyze"], extraEnvironment: ["CRATE_MUSIC_DIRS": music])
+        #expect(analyze.status == 0 && analyze.stdout.contains("0 albums measured, 1 with R128 gain tags."), "\(analyze.stdout)\(analyze.stderr)")
+        #expect(try database.albumGain(albumID: id) == nil)
+    }
+
     @Test func scanStatusAndPlayForReal() async throws {
         let cli = try CLIRunner()
         let (music, withFiles, withoutFiles) = try Self.setUp(cli)

@@ -17,6 +17,10 @@ typedef struct crate_tag_info {
     char *mb_album_id;
     char *mb_release_group_id;
     char *mb_track_id;
+    /* Opus loudness tags (also read from FLAC/Vorbis comments and ID3 TXXX): raw text, a Q7.8
+       gain relative to -23 LUFS ("-1280" is -5 dB). Parsed and checked by the caller. */
+    char *r128_track_gain;
+    char *r128_album_gain;
     int length_ms;       /* 0 when unknown */
     int sample_rate;
     int channels;

@@ -20,17 +20,20 @@ public struct LastFMClient: ListenSubmitter {
     private let apiKey: String?
     private let secret: String?
     private let sessionKey: String?
+    /// The session's user, kept from `auth.getSession` (`user.getInfo` asks when unknown).
+    let user: String?
     private let http: HTTPClient
     private let limiter: RateLimiter?
     private let timeout: TimeInterval
 
     public init(http: HTTPClient, baseURL: URL = LastFMClient.defaultBaseURL, apiKey: String?, secret: String?, sessionKey: String?,
-                limiter: RateLimiter? = nil, timeout: TimeInterval = 15) {
+                user: String? = nil, limiter: RateLimiter? = nil, timeout: TimeInterval = 15) {
         self.http = http
         self.baseURL = baseURL
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         self.secret = secret.flatMap { $0.isEmpty ? nil : $0 }
         self.sessionKey = sessionKey.flatMap { $0.isEmpty ? nil : $0 }
+        self.user = user.flatMap { $0.isEmpty ? nil : $0 }
         self.limiter = limiter
         self.timeout = timeout
     }
@@ -97,7 +100,8 @@ public struct LastFMClient: ListenSubmitter {
         if let id = track.recordingID { params["mbid" + suffix] = id }
     }
 
-    private func call(_ base: [String: String], session: Bool) async throws -> [String: Any] {
+    /// One API call: a signed POST, or (`signed` false, for reading) an unsigned GET.
+    func call(_ base: [String: String], session: Bool, signed: Bool = true) async throws -> [String: Any] {
         guard let apiKey, let secret, !session || sessionKey != nil else { throw ListenSubmitError.notConfigured(service) }
         let host = RateLimiter.key(for: baseURL)
         if let limiter {
@@ -106,13 +110,21 @@ public struct LastFMClient: ListenSubmitter {
         }
         var params = base
         params["api_key"] = apiKey
-        if session, let sessionKey { params["sk"] = sessionKey }
-        params["api_sig"] = Self.signature(params, secret: secret)
+        if signed {
+            if session, let sessionKey { params["sk"] = sessionKey }
+            params["api_sig"] = Self.signature(params, secret: secret)
+        }
         params["format"] = "json"
         let form = params.sorted { $0.key < $1.key }.map { "\(Self.formEncode($0.key))=\(Self.formEncode($0.value))" }.joined(separator: "&")
-        let request = HTTPRequest(method: "POST", url: baseURL, headers: [
-            "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", "User-Agent": "Crate/\(CrateVersion.string)",
-        ], body: Data(form.utf8), timeout: timeout, maxBodyBytes: 1 << 20)
+        var headers = ["Accept": "application/json", "User-Agent": "Crate/\(CrateVersion.string)"]
+        let request: HTTPRequest
+        if signed {
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            request = HTTPRequest(method: "POST", url: baseURL, headers: headers, body: Data(form.utf8), timeout: timeout, maxBodyBytes: 1 << 20)
+        } else {
+            guard let url = URL(string: baseURL.absoluteString + "?" + form) else { throw ListenSubmitError.notConfigured(service) }
+            request = HTTPRequest(method: "GET", url: url, headers: headers, timeout: timeout, maxBodyBytes: 4 << 20)
+        }
         let response: HTTPResponse
         do {
             response = try await http.send(request)

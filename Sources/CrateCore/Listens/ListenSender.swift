@@ -5,9 +5,12 @@ import Foundation
 ///
 /// A batch is settled "sent" only after the service accepted it. A process killed between the
 /// claim and the settle leaves a lease that lapses (or whose owner is gone); the next pass sends
-/// the batch then. Failures are classed by `ListenSubmitError`: a wrong token or session stops the
-/// service's pass and waits for the user; rate limits and outages wait (capped, with back-off)
-/// and never drop a listen; only a refusal of one listen on its own fails it.
+/// the batch then. For a service that counts repeats (Last.fm) each batch is marked before its
+/// request goes; a batch whose mark outlived its request (a kill, a lost answer, a 5xx) is
+/// checked against what the service holds first, and only the rest is sent. Failures are
+/// classed by `ListenSubmitError`: a wrong token or session stops the service's pass and waits
+/// for the user; rate limits and outages wait (capped, with back-off) and never drop a listen;
+/// only a refusal of one listen on its own fails it.
 public struct ListenSender: Sendable {
     public let database: AppDatabase
     public let submitters: [any ListenSubmitter]
@@ -46,7 +49,9 @@ public struct ListenSender: Sendable {
                 break
             }
             guard !batch.isEmpty else { break }
-            guard await send(batch, through: submitter, into: &summary) else { break }
+            guard let rest = await dropDelivered(batch, through: submitter, into: &summary) else { break }
+            if rest.isEmpty { continue }
+            guard await send(rest, through: submitter, into: &summary) else { break }
         }
         return summary
     }
@@ -54,8 +59,17 @@ public struct ListenSender: Sendable {
     /// Sends one claimed batch and settles it. Returns false when the pass should stop.
     private func send(_ batch: [QueuedListen], through submitter: any ListenSubmitter, into summary: inout ListenRunSummary) async -> Bool {
         let ids = batch.map(\.id)
+        var requested = false
         do {
             try Task.checkCancellation()
+            if submitter is any ListenDeliveryChecking {
+                guard try database.markListensSending(ids: ids, owner: owner, at: now()) else {
+                    // Part of the batch was leased again elsewhere: send none of it.
+                    try? database.settleListens(ids: ids, sent: false, retryAt: now(), owner: owner, at: now())
+                    return false
+                }
+            }
+            requested = true
             try await submitter.submit(batch)
             try database.settleListens(ids: ids, sent: true, owner: owner, at: now())
             summary.sent += batch.count
@@ -80,13 +94,14 @@ public struct ListenSender: Sendable {
                 }
                 return true
             }
+            // No answer or a 5xx: the service may have taken the batch (the mark stays).
             try? database.settleListens(ids: ids, sent: false, error: text, retryAt: retryTime(for: error, attempts: batch.map(\.attempts).max() ?? 1),
-                                        owner: owner, at: now())
+                                        maybeDelivered: requested && error == .unavailable(submitter.service), owner: owner, at: now())
             summary.deferred += batch.count
             return false
         } catch {
             // Cancelled, or the outbox could not be written: the batch is due again at once.
-            try? database.settleListens(ids: ids, sent: false, error: nil, retryAt: now(), owner: owner, at: now())
+            try? database.settleListens(ids: ids, sent: false, error: nil, retryAt: now(), maybeDelivered: requested, owner: owner, at: now())
             summary.deferred += batch.count
             return false
         }

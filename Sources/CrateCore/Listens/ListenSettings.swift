@@ -7,6 +7,9 @@ public struct ListenSettings: Equatable, Sendable, Codable {
     public var lastFM = false
     /// Last.fm's API key (public; the shared secret is kept like the other secrets).
     public var lastFMAPIKey: String?
+    /// The Last.fm user the session belongs to, kept at sign-in (`auth.getSession` names it):
+    /// read back when Crate checks what Last.fm already holds.
+    public var lastFMUser: String?
 
     public init() {}
 
@@ -42,5 +45,6 @@ public struct ListenSettings: Equatable, Sendable, Codable {
         listenBrainz = try c.decodeIfPresent(Bool.self, forKey: .listenBrainz) ?? false
         lastFM = try c.decodeIfPresent(Bool.self, forKey: .lastFM) ?? false
         lastFMAPIKey = try c.decodeIfPresent(String.self, forKey: .lastFMAPIKey)
+        lastFMUser = try c.decodeIfPresent(String.self, forKey: .lastFMUser)
     }
 }

@@ -21,6 +21,7 @@ public enum ListenSubmitters {
     public static func lastFM(environment: AppEnvironment, settings: Settings) -> LastFMClient {
         let keys = environment.keys
         return LastFMClient(http: environment.transport, baseURL: settings.endpoints.lastFM, apiKey: settings.listens.lastFMAPIKey,
-                            secret: keys.lastFMSecret().value, sessionKey: keys.lastFMSession().value, limiter: environment.limiter)
+                            secret: keys.lastFMSecret().value, sessionKey: keys.lastFMSession().value, user: settings.listens.lastFMUser,
+                            limiter: environment.limiter)
     }
 }

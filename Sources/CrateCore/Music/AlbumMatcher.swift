@@ -11,6 +11,14 @@ public struct DiskAlbum: Equatable, Sendable {
     public var musicBrainzReleaseGroupID: String?
     /// Disc, then track, then path.
     public var files: [MusicFile]
+
+    /// The album gain its files' `R128_ALBUM_GAIN` tags give, when every file has one and they
+    /// agree (within 0.05 dB): half-tagged albums are not levelled by half their tags.
+    public var r128AlbumGainDb: Double? {
+        guard let first = files.first?.r128AlbumGainDb,
+              files.allSatisfy({ $0.r128AlbumGainDb.map { abs($0 - first) <= 0.05 } ?? false }) else { return nil }
+        return first
+    }
 }
 
 /// How a crate album was tied to files.

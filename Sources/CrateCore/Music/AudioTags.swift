@@ -14,10 +14,14 @@ public struct AudioTags: Equatable, Sendable {
     public var musicBrainzReleaseGroupID: String?
     public var musicBrainzTrackID: String?
     public var durationMs: Int?
+    /// `R128_TRACK_GAIN` / `R128_ALBUM_GAIN`, in dB at ReplayGain's reference (`R128Gain`); nil
+    /// when absent or not a Q7.8 number.
+    public var r128TrackGainDb: Double?
+    public var r128AlbumGainDb: Double?
 
     public init(title: String? = nil, artist: String? = nil, albumArtist: String? = nil, album: String? = nil, discText: String? = nil,
                 trackText: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
-                musicBrainzTrackID: String? = nil, durationMs: Int? = nil) {
+                musicBrainzTrackID: String? = nil, durationMs: Int? = nil, r128TrackGainDb: Double? = nil, r128AlbumGainDb: Double? = nil) {
         self.title = title
         self.artist = artist
         self.albumArtist = albumArtist
@@ -28,6 +32,8 @@ public struct AudioTags: Equatable, Sendable {
         self.musicBrainzReleaseGroupID = musicBrainzReleaseGroupID
         self.musicBrainzTrackID = musicBrainzTrackID
         self.durationMs = durationMs
+        self.r128TrackGainDb = r128TrackGainDb
+        self.r128AlbumGainDb = r128AlbumGainDb
     }
 
     /// True when the file carries none of the tags that place it in an album.
@@ -81,7 +87,9 @@ public enum TagReader {
             title: text(info.title), artist: text(info.artist), albumArtist: text(info.album_artist), album: text(info.album),
             discText: text(info.disc_number), trackText: text(info.track_number),
             musicBrainzAlbumID: text(info.mb_album_id), musicBrainzReleaseGroupID: text(info.mb_release_group_id),
-            musicBrainzTrackID: text(info.mb_track_id), durationMs: info.length_ms > 0 ? Int(info.length_ms) : nil
+            musicBrainzTrackID: text(info.mb_track_id), durationMs: info.length_ms > 0 ? Int(info.length_ms) : nil,
+            r128TrackGainDb: text(info.r128_track_gain).flatMap(R128Gain.replayGainDb(fromTag:)),
+            r128AlbumGainDb: text(info.r128_album_gain).flatMap(R128Gain.replayGainDb(fromTag:))
         ))
     }
 

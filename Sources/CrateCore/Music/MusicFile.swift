@@ -35,11 +35,13 @@ public struct MusicFile: Identifiable, Equatable, Sendable, Codable {
     public var groupKey: String
     /// False when no tag named the album and the folder names were used.
     public var tagged: Bool
+    /// The file's `R128_ALBUM_GAIN`, in dB at ReplayGain's reference (`R128Gain`); nil without one.
+    public var r128AlbumGainDb: Double?
 
     public init(id: Int64? = nil, path: String, mtimeNs: Int64, size: Int64, status: Status, problem: String? = nil, title: String,
                 artist: String? = nil, albumArtist: String, album: String, disc: Int = 1, track: Int? = nil, durationMs: Int? = nil,
                 musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil, musicBrainzTrackID: String? = nil,
-                albumKey: String, groupKey: String, tagged: Bool) {
+                albumKey: String, groupKey: String, tagged: Bool, r128AlbumGainDb: Double? = nil) {
         self.id = id
         self.path = path
         self.mtimeNs = mtimeNs
@@ -59,6 +61,7 @@ public struct MusicFile: Identifiable, Equatable, Sendable, Codable {
         self.albumKey = albumKey
         self.groupKey = groupKey
         self.tagged = tagged
+        self.r128AlbumGainDb = r128AlbumGainDb
     }
 
     /// A `file://` URI for GStreamer, with every byte of the path percent-encoded as needed.
@@ -123,7 +126,7 @@ extension MusicFile {
             musicBrainzAlbumID: value.musicBrainzAlbumID?.lowercased(),
             musicBrainzReleaseGroupID: value.musicBrainzReleaseGroupID?.lowercased(),
             musicBrainzTrackID: value.musicBrainzTrackID?.lowercased(),
-            albumKey: key, groupKey: groupKey, tagged: value.album != nil
+            albumKey: key, groupKey: groupKey, tagged: value.album != nil, r128AlbumGainDb: value.r128AlbumGainDb
         )
     }
 

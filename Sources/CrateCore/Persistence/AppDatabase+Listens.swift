@@ -66,18 +66,21 @@ extension AppDatabase {
     }
 
     /// Settles claimed rows: `sent`, back to pending until `retryAt`, or `failed` for good
-    /// (`retryAt` nil). Rows whose lease is no longer `owner`'s are left alone.
-    public func settleListens(ids: [Int64], sent: Bool, error: String? = nil, retryAt: Date? = nil, owner: BatchLeaseOwner? = nil,
-                              at date: Date = Date()) throws {
+    /// (`retryAt` nil). Rows whose lease is no longer `owner`'s are left alone. The send mark is
+    /// cleared unless `maybeDelivered` (a request went and its outcome is unknown).
+    public func settleListens(ids: [Int64], sent: Bool, error: String? = nil, retryAt: Date? = nil, maybeDelivered: Bool = false,
+                              owner: BatchLeaseOwner? = nil, at date: Date = Date()) throws {
         try checkWritable()
         guard !ids.isEmpty else { return }
         let owner = owner ?? leaseOwner
         let state = sent ? "sent" : (retryAt == nil ? "failed" : "pending")
         try guardedWrite { db in
             try db.execute(sql: """
-                UPDATE listen_outbox SET state = ?, error = ?, nextAttemptAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                UPDATE listen_outbox SET state = ?, error = ?, nextAttemptAt = ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?,
+                    sendingSince = CASE WHEN ? THEN sendingSince ELSE NULL END
                 WHERE leaseOwner = ? AND state = 'pending' AND id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-                """, arguments: StatementArguments([state, sent ? nil : error, retryAt?.timeIntervalSince1970 ?? 0, date, owner.stored] as [(any DatabaseValueConvertible)?])
+                """, arguments: StatementArguments([state, sent ? nil : error, retryAt?.timeIntervalSince1970 ?? 0, date, !sent && maybeDelivered,
+                                                    owner.stored] as [(any DatabaseValueConvertible)?])
                     + StatementArguments(ids))
         }
     }
@@ -136,6 +139,8 @@ extension AppDatabase {
         guard let service = ListenService(rawValue: row["service"]),
               let track = try? JSONDecoder().decode(ListenTrack.self, from: Data((row["track"] as String).utf8)) else { return nil }
         let seconds: Int64 = row["listenedAt"]
-        return QueuedListen(id: row["id"], service: service, track: track, listenedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), attempts: row["attempts"])
+        let mark: Double? = row["sendingSince"]
+        return QueuedListen(id: row["id"], service: service, track: track, listenedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), attempts: row["attempts"],
+                            sendingSince: mark.map { Date(timeIntervalSince1970: $0) })
     }
 }

@@ -459,6 +459,17 @@ extension AppDatabase {
         migrator.registerMigration("v26-replaygain") { db in
             try createAlbumGain(db)
         }
+        // When a Last.fm request that may have delivered a listen started and its answer is not
+        // known yet: the next pass asks Last.fm before sending again
+        // (docs/decisions/0042-listens-and-the-turntable.md).
+        migrator.registerMigration("v27-listen-send-marks") { db in
+            try addListenSendMarks(db)
+        }
+        // Each indexed file's R128_ALBUM_GAIN (Opus), so the player levels such albums without
+        // `crate music analyze`; files that may carry one are read again at the next scan.
+        migrator.registerMigration("v28-music-file-r128-gain") { db in
+            try addMusicFileR128Gain(db)
+        }
 
         return migrator
     }()

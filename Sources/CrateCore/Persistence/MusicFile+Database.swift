@@ -9,7 +9,7 @@ extension MusicFile: FetchableRecord, MutablePersistableRecord {
         case musicBrainzAlbumID = "mbAlbumId"
         case musicBrainzReleaseGroupID = "mbReleaseGroupId"
         case musicBrainzTrackID = "mbTrackId"
-        case albumKey, groupKey, tagged
+        case albumKey, groupKey, tagged, r128AlbumGainDb
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -72,20 +72,21 @@ extension AppDatabase {
             }
             let upsert = try db.cachedStatement(sql: """
                 INSERT INTO music_file (path, mtimeNs, size, status, problem, title, artist, albumArtist, album, disc, track,
-                                        durationMs, mbAlbumId, mbReleaseGroupId, mbTrackId, albumKey, groupKey, tagged)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        durationMs, mbAlbumId, mbReleaseGroupId, mbTrackId, albumKey, groupKey, tagged, r128AlbumGainDb)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(path) DO UPDATE SET mtimeNs = excluded.mtimeNs, size = excluded.size, status = excluded.status,
                     problem = excluded.problem, title = excluded.title, artist = excluded.artist,
                     albumArtist = excluded.albumArtist, album = excluded.album, disc = excluded.disc, track = excluded.track,
                     durationMs = excluded.durationMs, mbAlbumId = excluded.mbAlbumId,
                     mbReleaseGroupId = excluded.mbReleaseGroupId, mbTrackId = excluded.mbTrackId,
-                    albumKey = excluded.albumKey, groupKey = excluded.groupKey, tagged = excluded.tagged
+                    albumKey = excluded.albumKey, groupKey = excluded.groupKey, tagged = excluded.tagged,
+                    r128AlbumGainDb = excluded.r128AlbumGainDb
                 """)
             for file in upserts {
                 try upsert.execute(arguments: [
                     file.path, file.mtimeNs, file.size, file.status.rawValue, file.problem, file.title, file.artist,
                     file.albumArtist, file.album, file.disc, file.track, file.durationMs, file.musicBrainzAlbumID,
-                    file.musicBrainzReleaseGroupID, file.musicBrainzTrackID, file.albumKey, file.groupKey, file.tagged,
+                    file.musicBrainzReleaseGroupID, file.musicBrainzTrackID, file.albumKey, file.groupKey, file.tagged, file.r128AlbumGainDb,
                 ])
             }
             let deleteDirectory = try db.cachedStatement(sql: "DELETE FROM music_dir WHERE path = ?")

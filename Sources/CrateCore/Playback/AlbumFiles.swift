@@ -16,8 +16,9 @@ public struct AlbumFiles: Sendable {
         }
     }
 
-    /// The album's tracks and files and the folder they are in, or the error saying why it cannot play.
-    public func resolve(_ album: Album) throws -> (tracks: [Track], files: [TrackSlot: String], directory: String) {
+    /// The album's tracks and files, the folder they are in and the album gain their R128 tags
+    /// give, or the error saying why it cannot play.
+    public func resolve(_ album: Album) throws -> (tracks: [Track], files: [TrackSlot: String], directory: String, r128GainDb: Double?) {
         let albumID = album.id ?? -1
         switch try lookup(album) {
         case .none:
@@ -31,7 +32,7 @@ public struct AlbumFiles: Sendable {
                 tracks.append(track)
                 files[TrackSlot(disc: track.disc, position: track.position)] = file.path
             }
-            return (tracks, files, diskAlbum.directory)
+            return (tracks, files, diskAlbum.directory, diskAlbum.r128AlbumGainDb)
         }
     }
 }

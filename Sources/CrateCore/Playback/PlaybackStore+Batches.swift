@@ -48,11 +48,13 @@ extension PlaybackStore {
                         let resolved = try await Task.detached(priority: .userInitiated) { try albumFiles.resolve(album) }.value
                         content.trackLists[albumID] = resolved.tracks
                         content.files[albumID] = resolved.files
-                        // Without a stored gain the album plays at its tags' gain, or as it is.
+                        // The files' R128 album gain (tags win, as REPLAYGAIN_* tags do in the
+                        // player), else a measured one; with neither the album plays at its
+                        // REPLAYGAIN_* tags' gain, or as it is.
                         let gain = try? await Task.detached(priority: .userInitiated) {
                             try database.albumGain(albumID: albumID, directory: resolved.directory)
                         }.value
-                        content.gains[albumID] = gain?.gainDb
+                        content.gains[albumID] = resolved.r128GainDb ?? gain?.gainDb
                     } catch let error as AudioPlaybackError {
                         content.withoutFiles[albumID] = error
                     }

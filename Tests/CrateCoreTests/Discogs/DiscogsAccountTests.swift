@@ -12,7 +12,8 @@ struct DiscogsAccountTests {
 
     @Test func theMigrationsRunInTheirNumbersOrder() throws {
         let known = AppDatabase.knownMigrations
-        let order = try ["v22-listens", "v23-discogs-outbox", "v24-discogs-import", "v25-musicbrainz-collection", "v26-replaygain"].map {
+        let order = try ["v22-listens", "v23-discogs-outbox", "v24-discogs-import", "v25-musicbrainz-collection", "v26-replaygain", "v27-listen-send-marks",
+                     "v28-music-file-r128-gain"].map {
             try #require(known.firstIndex(of: $0))
         }
         #expect(order == order.sorted())

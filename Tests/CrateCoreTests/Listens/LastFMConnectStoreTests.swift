@@ -37,6 +37,8 @@ struct LastFMConnectStoreTests {
         #expect(store.state.value.text == "Connected as rob")
         #expect(environment.keys.lastFMSession().value == "d580d57f32848f5dcf574d1ce18d78b2")
         #expect(try Settings.loadSaved(paths: temp.paths).listens.lastFM)
+        // The session's user is kept too: Crate looks up what Last.fm holds under that name.
+        #expect(try Settings.loadSaved(paths: temp.paths).listens.lastFMUser == "rob")
         #expect(preferences.accounts.state.value.lastFMListens, "the switch shows it")
     }
 

@@ -73,60 +73,97 @@ struct ListenOutboxTests {
     }
 
     /// 20 "process lifetimes": each queues new listens, and then is killed after claiming a
-    /// batch, finds the network gone (503 or no answer at all), or sends. Every listen arrives,
-    /// and none arrives twice.
+    /// batch, finds the network gone (503 or no answer at all), sends, or is killed after Last.fm
+    /// took a batch. Last.fm also takes batches whose answer is lost (a 502 or none). Every listen
+    /// arrives at both services, and none arrives twice (Last.fm would count it twice).
     @Test func everyListenArrivesExactlyOnceAcross20KillsAndOutages() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let inbox = ListenInbox()
         inbox.install(on: server)
+        let lastFM = LastFMInbox()
+        lastFM.install(on: server)
         let db = try AppDatabase.inMemory()
         var now = Self.start
         var expected: Set<String> = []
         var n = 0
+        let services: [ListenService] = [.listenBrainz, .lastFM]
         for cycle in 0..<20 {
             for _ in 0..<3 {
                 let at = now.addingTimeInterval(Double(n))
-                try db.queueListen(Self.track(n), listenedAt: at, services: [.listenBrainz])
+                try db.queueListen(Self.track(n), listenedAt: at, services: services)
                 expected.insert("\(Int(at.timeIntervalSince1970)) Track \(n)")
                 n += 1
             }
             // A play seen twice (the window and the CLI): still one listen.
-            try db.queueListen(Self.track(n - 1), listenedAt: now.addingTimeInterval(Double(n - 1)), services: [.listenBrainz])
+            try db.queueListen(Self.track(n - 1), listenedAt: now.addingTimeInterval(Double(n - 1)), services: services)
             let process = Self.owner("process-\(cycle)")
             let clock = now
-            var sender = ListenSender(database: db, submitters: [ListenBrainzListensTests.client(server, limiter: nil)], owner: process)
-            sender.now = { clock }
-            switch cycle % 4 {
+            func sender(timeout: TimeInterval = 5) -> ListenSender {
+                var sender = ListenSender(database: db, submitters: [
+                    ListenBrainzListens(http: CurlHTTPClient(), baseURL: server.baseURL, token: "tok", timeout: timeout),
+                    LastFMDeliveryCheckTests.client(server, timeout: timeout),
+                ], owner: process)
+                sender.now = { clock }
+                return sender
+            }
+            switch cycle % 5 {
             case 0:
                 // Killed right after claiming: the lease is left behind, nothing was sent.
-                _ = try db.claimListens(service: .listenBrainz, limit: 1000, owner: process, at: now)
+                for service in services { _ = try db.claimListens(service: service, limit: 1000, owner: process, at: now) }
             case 1:
+                // The network gone: nothing can be looked up; Last.fm may still take a batch and the 502 be all that comes back.
                 inbox.mode.withLock { $0 = .unavailable }
-                #expect(await sender.run()[.listenBrainz]?.sent == 0)
+                lastFM.mode.withLock { $0 = cycle < 10 ? .unavailable : .acceptThenBadGateway }
+                lastFM.recentMode.withLock { $0 = .unavailable }
+                let summary = await sender().run()
+                #expect(summary[.listenBrainz]?.sent == 0 && summary[.lastFM]?.sent == 0)
             case 2:
+                // No answer at all (Last.fm: after taking the batch, every other time).
                 inbox.mode.withLock { $0 = .hang }
-                var hanging = ListenSender(database: db, submitters: [ListenBrainzListens(http: CurlHTTPClient(), baseURL: server.baseURL, token: "tok", timeout: 0.3)],
-                                           owner: process)
-                hanging.now = { clock }
-                #expect(await hanging.run()[.listenBrainz]?.sent == 0)
-            default:
+                lastFM.mode.withLock { $0 = cycle < 10 ? .hang : .acceptThenHang }
+                lastFM.recentMode.withLock { $0 = .hang }
+                let summary = await sender(timeout: 0.3).run()
+                #expect(summary[.listenBrainz]?.sent == 0 && summary[.lastFM]?.sent == 0)
+            case 3:
                 inbox.mode.withLock { $0 = .accept }
-                _ = await sender.run()
+                lastFM.mode.withLock { $0 = .accept }
+                lastFM.recentMode.withLock { $0 = .answer }
+                _ = await sender().run()
+            default:
+                // Killed after Last.fm took a batch, before it was settled: what the sender does up to
+                // that point — claim, mark, send. (After the pass of case 3, the batch is this cycle's
+                // new listens only, none of which an earlier request carried.)
+                _ = await sender().run()
+                try db.queueListen(Self.track(n), listenedAt: now.addingTimeInterval(Double(n) + 1), services: services)
+                expected.insert("\(Int(now.timeIntervalSince1970) + n + 1) Track \(n)")
+                n += 1
+                let batch = try db.claimListens(service: .lastFM, limit: 50, owner: process, at: now)
+                try #require(!batch.isEmpty && batch.allSatisfy { !$0.maybeDelivered })
+                #expect(try db.markListensSending(ids: batch.map(\.id), owner: process, at: now))
+                try await LastFMDeliveryCheckTests.client(server).submit(batch)
             }
             // The next process starts later: leases lapsed, back-offs (at most an hour) over.
             now = now.addingTimeInterval(3_700)
         }
         inbox.mode.withLock { $0 = .accept }
+        lastFM.mode.withLock { $0 = .accept }
+        lastFM.recentMode.withLock { $0 = .answer }
         let clock = now
-        var last = ListenSender(database: db, submitters: [ListenBrainzListensTests.client(server, limiter: nil)], owner: Self.owner("last"))
+        var last = ListenSender(database: db, submitters: [ListenBrainzListensTests.client(server, limiter: nil), LastFMDeliveryCheckTests.client(server)],
+                                owner: Self.owner("last"))
         last.now = { clock }
         _ = await last.run()
         let accepted = inbox.accepted.withLock { $0 }
         #expect(accepted.count == expected.count)
         #expect(Set(accepted) == expected)
-        let status = try #require(try db.listenStatus()[.listenBrainz])
-        #expect(status.sent == 60 && status.queued == 0 && status.failed == 0)
+        let scrobbled = lastFM.scrobbles.withLock { $0 }.map { "\($0.at) \($0.title)" }
+        #expect(lastFM.duplicates == 0)
+        #expect(scrobbled.count == expected.count && Set(scrobbled) == expected)
+        for service in services {
+            let status = try #require(try db.listenStatus()[service])
+            #expect(status.sent == expected.count && status.queued == 0 && status.failed == 0)
+        }
     }
 
     @Test func twoProcessesSendingAtOnceNeverSendOneListenTwice() async throws {

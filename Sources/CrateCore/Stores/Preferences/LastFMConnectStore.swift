@@ -46,7 +46,7 @@ public final class LastFMConnectStore {
         do {
             let session = try await client.session(token: token)
             let keys = settings.environment.keys
-            try settings.save({ $0.listens.lastFM = true }, also: { _ = try keys.saveLastFMSession(session.key) })
+            try settings.save({ $0.listens.lastFM = true; $0.listens.lastFMUser = session.user.isEmpty ? nil : session.user }, also: { _ = try keys.saveLastFMSession(session.key) })
             self.token = nil
             state.update { $0.step = .idle; $0.connectedAs = session.user }
             show()
