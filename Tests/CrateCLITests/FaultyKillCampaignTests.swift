@@ -83,8 +83,14 @@ struct FaultyKillCampaignTests {
             repair exit \(repair.status): \(repair.stdout.trimmingCharacters(in: .whitespacesAndNewlines)). Albums \(albums.count) \
             for \(photos.count) photos, half \(half.count); \(givenUp) queue items given up after 3 kills were added again. Queue: \(batch.done) done, \(batch.pending) pending, \(batch.failed) failed (\(reasons)).
             """)
+        let missing = fixture.photos.indices.filter { index in !albums.contains { $0.title == "Album \(index)" } }
+        let misfiled = try CampaignDiagnosis.misfiled(database, photos: fixture.photos)
+        if albums.count != photos.count || !half.isEmpty || !misfiled.isEmpty {
+            print("faulty kill campaign, what the library holds:\n" + (try CampaignDiagnosis.describe(database, photos: fixture.photos)))
+        }
         #expect(kills >= min(50, targetKills), "too few kills to mean anything: \(kills)")
-        #expect(albums.count == photos.count, "one album per photo: \(albums.map(\.title))")
+        #expect(albums.count == photos.count, "one album per photo: \(albums.map(\.title)); photos without their album: \(missing)")
+        #expect(misfiled.isEmpty, "scans saved to another photo's album: \(misfiled)")
         #expect(Set(albums.map(\.title)).count == albums.count, "no album twice")
         #expect(half.isEmpty, "half albums after one repair: \(half)")
         // A photo killed mid-scan 3 times is given up on by design (the poison-photo limit); it was
