@@ -40,6 +40,26 @@ struct BatchCommandTests {
         #expect(help.stdout.contains("resumes"))
     }
 
+    /// docs/reliability.md #36, #46: a photo whose third try was killed waits with its tries used
+    /// up. `batch add` of it again gives them back and the next run scans it; it used to say
+    /// "already waiting" and leave the run to fail the photo unscanned ("interrupted 3 times").
+    @Test func aPhotoAddedAgainAfterItsTriesWereKilledIsScanned() async throws {
+        let cli = try ScanCommandTests.seededCLI()
+        let known = ScanCommandTests.fixtures.appendingPathComponent("covers/cover-00.jpg").path
+        #expect(try await cli.run(["batch", "add", known]).status == 0)
+        let database = try AppDatabase.open(paths: CratePaths(environment: cli.environment))
+        // Three runs killed mid-scan: claims whose leases have lapsed.
+        for _ in 0..<BatchQueue.defaultMaxAttempts {
+            _ = try #require(try database.claimNextBatchItem(maxAttempts: BatchQueue.defaultMaxAttempts, leaseDuration: 0))
+        }
+        let again = try await cli.run(["batch", "add", known])
+        #expect(again.stdout.contains("Queued 0 photos (1 already waiting)."), "\(again.stdout)")
+
+        let run = try await cli.run(["batch", "run", "--json", "--offline"])
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(try database.batchCounts() == BatchCounts(pending: 0, done: 1, failed: 0))
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func aRunKilledHalfwayResumesWithEveryPhotoScannedExactlyOnce() async throws {
         // Given: a crate that knows cover-00, and 100 copies of it in the queue

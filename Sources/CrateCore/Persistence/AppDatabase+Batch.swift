@@ -24,8 +24,12 @@ extension BatchQueueError: LocalizedError {
 extension AppDatabase {
     // MARK: - Batch queue writes
 
-    /// Queues photos for a bulk scan. A path already waiting is not queued again; returns how
-    /// many were added.
+    /// Queues photos for a bulk scan. A path already waiting is not queued again, but gets its
+    /// tries back (unless a live process is scanning it now); returns how many were added.
+    ///
+    /// Why the tries: a photo whose last try was killed waits with its tries used up until the
+    /// next run fails it (the poison-photo limit). Added again, it must be scanned like a failed
+    /// photo added again — not skipped by the run the user just asked for.
     @discardableResult
     public func enqueueBatch(paths: [String], at date: Date = Date()) throws -> Int {
         try checkWritable()
@@ -36,7 +40,13 @@ extension AppDatabase {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO batch_item (path, state, attempts, addedAt, updatedAt) VALUES (?, ?, 0, ?, ?)",
                     arguments: [path, BatchItemState.pending.rawValue, date, date])
-                added += db.changesCount
+                if db.changesCount > 0 {
+                    added += 1
+                    continue
+                }
+                try db.execute(
+                    sql: "UPDATE batch_item SET attempts = 0, updatedAt = ? WHERE path = ? AND state = ? AND attempts > 0 AND \(Self.leaseIsFree)",
+                    arguments: [date, path, BatchItemState.pending.rawValue, date.timeIntervalSince1970])
             }
             return added
         }

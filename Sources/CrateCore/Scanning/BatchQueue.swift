@@ -28,8 +28,8 @@ public final class BatchQueue: Sendable {
         ImageFile.problem(queueing: file.path)?.message
     }
 
-    /// Queues photos by absolute path; a photo already waiting is not queued twice.
-    /// Returns how many were added.
+    /// Queues photos by absolute path; a photo already waiting is not queued twice, but gets its
+    /// tries back unless a live process is scanning it. Returns how many were added.
     @discardableResult
     public func enqueue(_ files: [URL]) throws -> Int {
         try database.enqueueBatch(paths: files.map { $0.standardizedFileURL.path })

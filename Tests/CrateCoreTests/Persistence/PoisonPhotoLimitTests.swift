@@ -36,6 +36,36 @@ struct PoisonPhotoLimitTests {
         #expect(try await runner.run { _ in } == 1)
         #expect(try queue.counts().done == 1)
     }
+
+    /// Bug (the faulty kill campaign's "7 albums for 8 photos"): a photo whose third try was
+    /// killed stays waiting with its tries used up, and the next run fails it without a try.
+    /// Adding it again said "already waiting" and changed nothing, so the run after it skipped the
+    /// photo the user had just queued. Adding a waiting photo again gives it its tries back.
+    @Test func addingAWaitingPhotoAgainGivesItsTriesBack() async throws {
+        let database = try AppDatabase.inMemory()
+        // A lease that lapses at once stands for the claim of a process that was killed.
+        let queue = BatchQueue(database: database, maxAttempts: 3, lease: BatchLease(duration: .zero, renewEvery: .seconds(1)))
+        let photo = URL(fileURLWithPath: "/photos/good.jpg")
+        try queue.enqueue([photo])
+        for _ in 0..<3 { _ = try #require(try queue.next()) }
+        #expect(try queue.enqueue([photo]) == 0, "still one item for the photo")
+        #expect(try queue.items().map(\.attempts) == [0])
+
+        let runner = BatchRunner(queue: queue, scanner: ScriptedBatchScanner(database: database))
+        #expect(try await runner.run { _ in } == 1)
+        #expect(try queue.counts() == BatchCounts(pending: 0, done: 1, failed: 0))
+    }
+
+    /// A photo a live process is scanning keeps the try it is on: adding it again does not make
+    /// a photo that crashes Crate look new.
+    @Test func addingAPhotoBeingScannedKeepsItsTry() throws {
+        let queue = BatchQueue(database: try AppDatabase.inMemory(), maxAttempts: 3)
+        let photo = URL(fileURLWithPath: "/photos/good.jpg")
+        try queue.enqueue([photo])
+        _ = try #require(try queue.next())
+        #expect(try queue.enqueue([photo]) == 0)
+        #expect(try queue.items().map(\.attempts) == [1])
+    }
 }
 
 private struct ThrowingScanner: BatchScanning {
