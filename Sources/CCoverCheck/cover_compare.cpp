@@ -110,6 +110,36 @@ double inkHueTurn(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
 
 }  // namespace
 
+void forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state) {
+    // Ring wear: the record inside rubs a pale circle round the sleeve's centre. Cells that differ
+    // only by being lighter, lying on one circle all the way round (six of eight directions), are
+    // that ring, not print: new words lie along a line, a logo in one place.
+    constexpr double kBand = 0.15;
+    int bestOctants = 0, bestCount = 0;
+    double bestRadius = 0;
+    for (double radius = 0.55; radius <= 1.05; radius += 0.05) {
+        int count = 0, octants = 0;
+        for (int i = 0; i < kCells; i++) {
+            if (state[i] != 3 || lumaResiduals[i] <= 0) continue;
+            double r = std::hypot(cells[i].x, cells[i].y);
+            if (std::fabs(r - radius) > kBand) continue;
+            count++;
+            int octant = int(std::floor((std::atan2(cells[i].y, cells[i].x) + M_PI) / (M_PI / 4))) & 7;
+            octants |= 1 << octant;
+        }
+        int spread = __builtin_popcount(octants);
+        if (spread > bestOctants || (spread == bestOctants && count > bestCount)) {
+            bestOctants = spread;
+            bestCount = count;
+            bestRadius = radius;
+        }
+    }
+    if (bestOctants < 6 || bestCount < 8) return;
+    for (int i = 0; i < kCells; i++) {
+        if (state[i] == 3 && lumaResiduals[i] > 0 && std::fabs(std::hypot(cells[i].x, cells[i].y) - bestRadius) <= kBand) state[i] = 2;
+    }
+}
+
 void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect, crate_cover_check *out) {
     const int side = photoRect.cols, cell = side / kGrid;
     cv::Mat pg, cg, pf, cf;
@@ -169,7 +199,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
 
     // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear: not judged), 3 differs.
     int state[kCells] = {};
-    double chromaDistance[kCells] = {};
+    double chromaDistance[kCells] = {}, lumaResiduals[kCells] = {};
     int seen = 0, structure = 0, colour = 0, both = 0;
     for (int i = 0; i < kCells; i++) {
         const Cell &s = cells[i];
@@ -182,6 +212,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         chroma(lit, pc);
         chroma(pred, cc);
         double lumaResidual = std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - field[i];
+        lumaResiduals[i] = lumaResidual;
         // Glare and rubbed-off ink add white: lighter than the light elsewhere (or than the field,
         // which a large spot partly bends), and the colour moves straight towards grey, no new print.
         bool lighter = lumaResidual > 0.05 || std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - exposure > 0.15;
@@ -216,6 +247,8 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         both += textureOK && colourOK;
         state[i] = textureOK && colourOK ? 1 : 3;
     }
+
+    forgiveRingWear(cells, lumaResiduals, state);
 
     // Where it differs: patches of differing cells.
     int occluded = 0, content = 0;
