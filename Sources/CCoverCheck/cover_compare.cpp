@@ -108,9 +108,25 @@ double inkHueTurn(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     return median(turns, -1);
 }
 
+/// A patch that differs in colour only — every cell's print agrees — spread over a field (six
+/// cells or more one way, three or more the other: a line of new words in a colour as light as
+/// the ground is one row) and by a moderate amount (median chromaticity distance ≤ 0.08) is the camera
+/// rendering one hue its own way (real photos: 0.03–0.07 over a whole colour field), not another
+/// print: new words and logos bring strokes of their own, and a recoloured field moves far more.
+bool colourRendering(const std::vector<int> &patch, int width, int height, const bool *textureBad,
+                     const double *chromaDistance, const double *colourDetail) {
+    if (std::max(width, height) < 6 || std::min(width, height) < 3) return false;
+    std::vector<double> distances;
+    for (int j : patch) {
+        if (textureBad[j] || colourDetail[j] > 6) return false;
+        distances.push_back(chromaDistance[j]);
+    }
+    return median(distances, 1) <= 0.08;
+}
+
 }  // namespace
 
-void forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state) {
+int forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state) {
     // Ring wear: the record inside rubs a pale circle round the sleeve's centre. Cells that differ
     // only by being lighter, lying on one circle all the way round (six of eight directions), are
     // that ring, not print: new words lie along a line, a logo in one place.
@@ -134,10 +150,15 @@ void forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state)
             bestRadius = radius;
         }
     }
-    if (bestOctants < 6 || bestCount < 8) return;
+    if (bestOctants < 6 || bestCount < 8) return 0;
+    int forgiven = 0;
     for (int i = 0; i < kCells; i++) {
-        if (state[i] == 3 && lumaResiduals[i] > 0 && std::fabs(std::hypot(cells[i].x, cells[i].y) - bestRadius) <= kBand) state[i] = 2;
+        if (state[i] == 3 && lumaResiduals[i] > 0 && std::fabs(std::hypot(cells[i].x, cells[i].y) - bestRadius) <= kBand) {
+            state[i] = 2;
+            forgiven++;
+        }
     }
+    return forgiven;
 }
 
 void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect, crate_cover_check *out) {
@@ -157,6 +178,14 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     cv::Mat pMean = pg.clone(), cMean = cg.clone();
     pg -= pLow;
     cg -= cLow;
+    // Colour detail: the spread of a*b* in a cell (new words in a colour as light as the ground
+    // show only here).
+    cv::Mat pLab, cLab;
+    cv::cvtColor(photoRect, pLab, cv::COLOR_RGB2Lab);
+    cv::cvtColor(coverRect, cLab, cv::COLOR_RGB2Lab);
+    cv::GaussianBlur(pLab, pLab, cv::Size(0, 0), 1.2);
+    cv::GaussianBlur(cLab, cLab, cv::Size(0, 0), 1.2);
+    double colourDetail[kCells] = {};
     photoRect.convertTo(pf, CV_32FC3, 1.0 / 255);
     coverRect.convertTo(cf, CV_32FC3, 1.0 / 255);
 
@@ -183,6 +212,10 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         s.cLum = cm[0] / 255;
         s.pStd = ps[0];
         s.cStd = cs[0];
+        cv::Scalar pls, cls, unused;
+        cv::meanStdDev(pLab(r), unused, pls);
+        cv::meanStdDev(cLab(r), unused, cls);
+        colourDetail[i] = std::max(pls[1] - cls[1], pls[2] - cls[2]);
         if (s.cStd < 2) flatNoise.push_back(s.pStd);
     }
     // The photo's noise: what flat parts of the cover show in it (low light, JPEG blocks).
@@ -199,6 +232,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
 
     // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear: not judged), 3 differs.
     int state[kCells] = {};
+    bool textureBad[kCells] = {};
     double chromaDistance[kCells] = {}, lumaResiduals[kCells] = {};
     int seen = 0, structure = 0, colour = 0, both = 0;
     for (int i = 0; i < kCells; i++) {
@@ -246,9 +280,11 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         colour += colourOK;
         both += textureOK && colourOK;
         state[i] = textureOK && colourOK ? 1 : 3;
+        textureBad[i] = !textureOK;
     }
 
-    forgiveRingWear(cells, lumaResiduals, state);
+    // Cells taken as ring wear are no longer judged, as glare is not: the ring's cells all differed.
+    seen -= forgiveRingWear(cells, lumaResiduals, state);
 
     // Where it differs: patches of differing cells.
     int occluded = 0, content = 0;
@@ -284,7 +320,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // three cells or more is another print.
         bool overEdge = 3 * edgeCells >= size && x1 - x0 < kGrid / 2 && y1 - y0 < kGrid / 2;
         if (overEdge || strip) occluded += size;
-        else if (size >= 3) content += size;
+        else if (size >= 3 && !colourRendering(patch, x1 - x0 + 1, y1 - y0 + 1, textureBad, chromaDistance, colourDetail)) content += size;
     }
 
     // A transform that turns hues far is no lamp: the whole cover is printed in other colours.

@@ -49,6 +49,6 @@ double median(std::vector<double> v, double fallback);
 
 /// Ring wear told from print: differing cells (`state` 3) that are lighter than the light
 /// (`lumaResiduals`, log) and lie round one circle about the cover's centre become 2 (wear).
-void forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state);
+int forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state);
 
 }  // namespace cratecheck
