@@ -33,14 +33,16 @@ constexpr double kMaxInkTurn = 45;
 
 /// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
 /// the alignment error must not count as a difference.
-double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r) {
+double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r, cv::Point *shift = nullptr) {
     cv::Mat tmpl = c(r), result;
     cv::Rect search(r.x - 2, r.y - 2, r.width + 4, r.height + 4);
     search &= cv::Rect(0, 0, p.cols, p.rows);
     if (search.width < r.width || search.height < r.height) return -1;
     cv::matchTemplate(p(search), tmpl, result, cv::TM_CCOEFF_NORMED);
     double best;
-    cv::minMaxLoc(result, nullptr, &best);
+    cv::Point at;
+    cv::minMaxLoc(result, nullptr, &best, nullptr, &at);
+    if (shift) *shift = cv::Point(search.x + at.x - r.x, search.y + at.y - r.y);
     return std::isfinite(best) ? best : -1;
 }
 
@@ -271,10 +273,23 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         else if (pStdLit > 2.0 * s.cStd + flat) textureOK = false;
         else if (cFlat) textureOK = true;
         else if (pFlat) textureOK = s.cStd < 8;
-        else textureOK = shiftedCorrelation(pg, cg, r) >= 0.5;
+        cv::Point shift(0, 0);
+        if (!pFlat && !cFlat && !(pStdLit > 2.0 * s.cStd + flat)) textureOK = shiftedCorrelation(pg, cg, r, &shift) >= 0.5;
         // Colour: chromaticity once the cast is out; too dark to tell, brightness must at least agree.
         bool dark = s.pLum < 0.05 || s.cLum < 0.05;
         chromaDistance[i] = std::hypot(pc[0] - cc[0], pc[1] - cc[1]);
+        // Where the print matched a pixel or two away (the alignment's residual), the photo's
+        // colour is taken there too: a sharp colour edge otherwise reads as another ink. Only
+        // print that matched moves — a band of new words has none.
+        if (textureOK && shift != cv::Point(0, 0) && chromaDistance[i] > kChromaLimit) {
+            cv::Rect moved = cv::Rect(r.x + shift.x, r.y + shift.y, cell, cell) & cv::Rect(0, 0, side, side);
+            if (moved.area() == cell * cell) {
+                cv::Scalar m = cv::mean(pf(moved));
+                double movedLit[3] = {m[0] / std::exp(field[i]), m[1] / std::exp(field[i]), m[2] / std::exp(field[i])}, mc[2];
+                chroma(movedLit, mc);
+                chromaDistance[i] = std::min(chromaDistance[i], std::hypot(mc[0] - cc[0], mc[1] - cc[1]));
+            }
+        }
         bool colourOK = dark ? std::fabs(lumaResidual) < 1.0 : chromaDistance[i] <= kChromaLimit;
         structure += textureOK;
         colour += colourOK;
