@@ -118,7 +118,7 @@ struct TierZeroClassTests {
     }
 
     static let acceptedClasses = [
-        "perspective", "rotation", "crop", "tungsten", "fluorescent", "gradient", "vignette", "glare", "hand-shadow",
+        "perspective", "rotation", "crop", "tungsten", "fluorescent", "led", "gradient", "vignette", "glare", "hand-shadow",
         "sticker", "motion-blur", "jpeg40", "low-light", "clutter", "sleeve-wear", "ring-wear", "combo-shop",
         "combo-worn-dim",
     ]
