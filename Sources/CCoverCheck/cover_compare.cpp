@@ -33,14 +33,16 @@ constexpr double kMaxInkTurn = 45;
 
 /// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
 /// the alignment error must not count as a difference.
-double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r) {
+double shiftedCorrelation(const cv::Mat &p, const cv::Mat &c, cv::Rect r, cv::Point *shift = nullptr) {
     cv::Mat tmpl = c(r), result;
     cv::Rect search(r.x - 2, r.y - 2, r.width + 4, r.height + 4);
     search &= cv::Rect(0, 0, p.cols, p.rows);
     if (search.width < r.width || search.height < r.height) return -1;
     cv::matchTemplate(p(search), tmpl, result, cv::TM_CCOEFF_NORMED);
     double best;
-    cv::minMaxLoc(result, nullptr, &best);
+    cv::Point at;
+    cv::minMaxLoc(result, nullptr, &best, nullptr, &at);
+    if (shift) *shift = cv::Point(search.x + at.x - r.x, search.y + at.y - r.y);
     return std::isfinite(best) ? best : -1;
 }
 
@@ -108,7 +110,58 @@ double inkHueTurn(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     return median(turns, -1);
 }
 
+/// A patch that differs in colour only — every cell's print agrees — spread over a field (six
+/// cells or more one way, three or more the other: a line of new words in a colour as light as
+/// the ground is one row) and by a moderate amount (median chromaticity distance ≤ 0.08) is the camera
+/// rendering one hue its own way (real photos: 0.03–0.07 over a whole colour field), not another
+/// print: new words and logos bring strokes of their own, and a recoloured field moves far more.
+bool colourRendering(const std::vector<int> &patch, int width, int height, const bool *textureBad,
+                     const double *chromaDistance, const double *colourDetail) {
+    if (std::max(width, height) < 6 || std::min(width, height) < 3) return false;
+    std::vector<double> distances;
+    for (int j : patch) {
+        if (textureBad[j] || colourDetail[j] > 6) return false;
+        distances.push_back(chromaDistance[j]);
+    }
+    return median(distances, 1) <= 0.08;
+}
+
 }  // namespace
+
+int forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state) {
+    // Ring wear: the record inside rubs a pale circle round the sleeve's centre. Cells that differ
+    // only by being lighter, lying on one circle all the way round (six of eight directions), are
+    // that ring, not print: new words lie along a line, a logo in one place.
+    constexpr double kBand = 0.15;
+    int bestOctants = 0, bestCount = 0;
+    double bestRadius = 0;
+    for (double radius = 0.55; radius <= 1.05; radius += 0.05) {
+        int count = 0, octants = 0;
+        for (int i = 0; i < kCells; i++) {
+            if (state[i] != 3 || lumaResiduals[i] <= 0) continue;
+            double r = std::hypot(cells[i].x, cells[i].y);
+            if (std::fabs(r - radius) > kBand) continue;
+            count++;
+            int octant = int(std::floor((std::atan2(cells[i].y, cells[i].x) + M_PI) / (M_PI / 4))) & 7;
+            octants |= 1 << octant;
+        }
+        int spread = __builtin_popcount(octants);
+        if (spread > bestOctants || (spread == bestOctants && count > bestCount)) {
+            bestOctants = spread;
+            bestCount = count;
+            bestRadius = radius;
+        }
+    }
+    if (bestOctants < 6 || bestCount < 8) return 0;
+    int forgiven = 0;
+    for (int i = 0; i < kCells; i++) {
+        if (state[i] == 3 && lumaResiduals[i] > 0 && std::fabs(std::hypot(cells[i].x, cells[i].y) - bestRadius) <= kBand) {
+            state[i] = 2;
+            forgiven++;
+        }
+    }
+    return forgiven;
+}
 
 void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &coverRect, crate_cover_check *out) {
     const int side = photoRect.cols, cell = side / kGrid;
@@ -127,6 +180,14 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     cv::Mat pMean = pg.clone(), cMean = cg.clone();
     pg -= pLow;
     cg -= cLow;
+    // Colour detail: the spread of a*b* in a cell (new words in a colour as light as the ground
+    // show only here).
+    cv::Mat pLab, cLab;
+    cv::cvtColor(photoRect, pLab, cv::COLOR_RGB2Lab);
+    cv::cvtColor(coverRect, cLab, cv::COLOR_RGB2Lab);
+    cv::GaussianBlur(pLab, pLab, cv::Size(0, 0), 1.2);
+    cv::GaussianBlur(cLab, cLab, cv::Size(0, 0), 1.2);
+    double colourDetail[kCells] = {};
     photoRect.convertTo(pf, CV_32FC3, 1.0 / 255);
     coverRect.convertTo(cf, CV_32FC3, 1.0 / 255);
 
@@ -153,6 +214,10 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         s.cLum = cm[0] / 255;
         s.pStd = ps[0];
         s.cStd = cs[0];
+        cv::Scalar pls, cls, unused;
+        cv::meanStdDev(pLab(r), unused, pls);
+        cv::meanStdDev(cLab(r), unused, cls);
+        colourDetail[i] = std::max(pls[1] - cls[1], pls[2] - cls[2]);
         if (s.cStd < 2) flatNoise.push_back(s.pStd);
     }
     // The photo's noise: what flat parts of the cover show in it (low light, JPEG blocks).
@@ -169,7 +234,8 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
 
     // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear: not judged), 3 differs.
     int state[kCells] = {};
-    double chromaDistance[kCells] = {};
+    bool textureBad[kCells] = {};
+    double chromaDistance[kCells] = {}, lumaResiduals[kCells] = {};
     int seen = 0, structure = 0, colour = 0, both = 0;
     for (int i = 0; i < kCells; i++) {
         const Cell &s = cells[i];
@@ -182,6 +248,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         chroma(lit, pc);
         chroma(pred, cc);
         double lumaResidual = std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - field[i];
+        lumaResiduals[i] = lumaResidual;
         // Glare and rubbed-off ink add white: lighter than the light elsewhere (or than the field,
         // which a large spot partly bends), and the colour moves straight towards grey, no new print.
         bool lighter = lumaResidual > 0.05 || std::log((s.pLum + 0.01) / (s.cLum + 0.01)) - exposure > 0.15;
@@ -206,16 +273,33 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         else if (pStdLit > 2.0 * s.cStd + flat) textureOK = false;
         else if (cFlat) textureOK = true;
         else if (pFlat) textureOK = s.cStd < 8;
-        else textureOK = shiftedCorrelation(pg, cg, r) >= 0.5;
+        cv::Point shift(0, 0);
+        if (!pFlat && !cFlat && !(pStdLit > 2.0 * s.cStd + flat)) textureOK = shiftedCorrelation(pg, cg, r, &shift) >= 0.5;
         // Colour: chromaticity once the cast is out; too dark to tell, brightness must at least agree.
         bool dark = s.pLum < 0.05 || s.cLum < 0.05;
         chromaDistance[i] = std::hypot(pc[0] - cc[0], pc[1] - cc[1]);
+        // Where the print matched a pixel or two away (the alignment's residual), the photo's
+        // colour is taken there too: a sharp colour edge otherwise reads as another ink. Only
+        // print that matched moves — a band of new words has none.
+        if (textureOK && shift != cv::Point(0, 0) && chromaDistance[i] > kChromaLimit) {
+            cv::Rect moved = cv::Rect(r.x + shift.x, r.y + shift.y, cell, cell) & cv::Rect(0, 0, side, side);
+            if (moved.area() == cell * cell) {
+                cv::Scalar m = cv::mean(pf(moved));
+                double movedLit[3] = {m[0] / std::exp(field[i]), m[1] / std::exp(field[i]), m[2] / std::exp(field[i])}, mc[2];
+                chroma(movedLit, mc);
+                chromaDistance[i] = std::min(chromaDistance[i], std::hypot(mc[0] - cc[0], mc[1] - cc[1]));
+            }
+        }
         bool colourOK = dark ? std::fabs(lumaResidual) < 1.0 : chromaDistance[i] <= kChromaLimit;
         structure += textureOK;
         colour += colourOK;
         both += textureOK && colourOK;
         state[i] = textureOK && colourOK ? 1 : 3;
+        textureBad[i] = !textureOK;
     }
+
+    // Cells taken as ring wear are no longer judged, as glare is not: the ring's cells all differed.
+    seen -= forgiveRingWear(cells, lumaResiduals, state);
 
     // Where it differs: patches of differing cells.
     int occluded = 0, content = 0;
@@ -251,7 +335,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // three cells or more is another print.
         bool overEdge = 3 * edgeCells >= size && x1 - x0 < kGrid / 2 && y1 - y0 < kGrid / 2;
         if (overEdge || strip) occluded += size;
-        else if (size >= 3) content += size;
+        else if (size >= 3 && !colourRendering(patch, x1 - x0 + 1, y1 - y0 + 1, textureBad, chromaDistance, colourDetail)) content += size;
     }
 
     // A transform that turns hues far is no lamp: the whole cover is printed in other colours.

@@ -47,4 +47,8 @@ std::vector<double> regionalGains(const Cell *cells, const ColourModel &model, c
 
 double median(std::vector<double> v, double fallback);
 
+/// Ring wear told from print: differing cells (`state` 3) that are lighter than the light
+/// (`lumaResiduals`, log) and lie round one circle about the cover's centre become 2 (wear).
+int forgiveRingWear(const Cell *cells, const double *lumaResiduals, int *state);
+
 }  // namespace cratecheck

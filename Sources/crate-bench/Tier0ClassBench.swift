@@ -10,6 +10,7 @@ func benchTier0Classes(_ dir: String, fixtures: String, verbose: Bool) throws {
     let library = try Tier0Library(fixtures: fixtures)
     let manifest = try String(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
     let verify = ProcessInfo.processInfo.environment["CRATE_VERIFY"] != "off"
+    let dump = VerificationDump()
     var rows: [(name: String, row: ClassRow)] = []
     var seconds: [Double] = []
     for line in manifest.split(separator: "\n").dropFirst() {
@@ -20,7 +21,12 @@ func benchTier0Classes(_ dir: String, fixtures: String, verbose: Bool) throws {
         var notes = ""
         var decision: String?
         var shortlisted: [String] = []
-        let ms = try milliseconds { decision = try library.decide(data, verify: verify, notes: &notes, shortlisted: &shortlisted) }
+        let ms = try milliseconds {
+            decision = try library.decide(data, verify: verify, notes: &notes, shortlisted: &shortlisted) { photo, shortlist in
+                try dump?.add(set: "classes", file: fields[0], group: fields[1], expected: expected, photo: photo,
+                              shortlist: shortlist, names: library.names, artwork: library.artwork, table: library.table)
+            }
+        }
         seconds.append(ms)
         if rows.last?.name != fields[1] { rows.append((fields[1], ClassRow())) }
         rows[rows.count - 1].row.add(expected: expected, decision: decision)
@@ -90,9 +96,11 @@ struct Tier0Library {
     /// Tier 0's answer for one photo (a cover name or nil); `notes` gets each check's figures.
     let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
 
-    func decide(_ data: Data, verify: Bool, notes: inout String, shortlisted: inout [String]) throws -> String? {
+    func decide(_ data: Data, verify: Bool, notes: inout String, shortlisted: inout [String],
+                inspect: (PreparedPhoto, [LocalMatch]) throws -> Void = { _, _ in }) throws -> String? {
         let photo = try preparer.preparePhoto(data)
         let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: table)
+        try inspect(photo, shortlist)
         shortlisted = shortlist.map { names[$0.albumID]! }
         guard verify else {
             return LocalMatcher.standard.match(photo.hashes, among: covers).map { names[$0.albumID]! }

@@ -201,6 +201,7 @@ func calibrate(_ dir: String) throws {
         }
     }
     var tally = CalibrationTally()
+    let dump = VerificationDump()
     for folder in ["photos", "negatives", "hard"] {
         guard fm.fileExists(atPath: root.appendingPathComponent(folder).path) else { continue }
         for file in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path).sorted() where file.hasSuffix(".jpg") {
@@ -214,6 +215,8 @@ func calibrate(_ dir: String) throws {
             var notes = ""
             if verify {
                 let shortlist = LocalMatcher.shortlist.shortlist(photo.hashes, in: table)
+                try dump?.add(set: "calibration", file: "\(folder)/\(file)", group: folder, expected: expected == "-" ? nil : expected,
+                              photo: photo, shortlist: shortlist, names: names, artwork: artwork, table: table)
                 let chosen = try TierZeroRule.decide(shortlist) { hit in
                     let check = try verifier.check(photo, against: artwork[hit.albumID]!, coverHash: table.hash(of: hit.albumID)!)
                     notes += String(format: "\t%@@%d:%@ ecc=%.2f vis=%.2f agr=%.2f", names[hit.albumID]!, hit.distance,
