@@ -5,7 +5,8 @@ import Foundation
 /// verification + `TierZeroRule`, as the scan pipeline runs it) on the photos that
 /// `scripts/make-tier0-classes DIR` made, with recall and false accepts per degradation class.
 /// `CRATE_VERIFY=off` gives the hash alone (`LocalMatcher.standard`) for comparison,
-/// `CRATE_VERIFY=light` the light-aware verification (`CoverVerifier.lightAware`, decision 0039).
+/// `CRATE_VERIFY=standard` the cell verification `CoverVerifier.standard` (the default is the scan's,
+/// `lightAware`, decision 0039).
 func benchTier0Classes(_ dir: String, fixtures: String, verbose: Bool) throws {
     let library = try Tier0Library(fixtures: fixtures)
     let manifest = try String(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
@@ -94,7 +95,7 @@ struct Tier0Library {
     }
 
     /// Tier 0's answer for one photo (a cover name or nil); `notes` gets each check's figures.
-    let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
+    let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "standard" ? CoverVerifier.standard : .lightAware
 
     func decide(_ data: Data, verify: Bool, notes: inout String, shortlisted: inout [String],
                 inspect: (PreparedPhoto, [LocalMatch]) throws -> Void = { _, _ in }) throws -> String? {

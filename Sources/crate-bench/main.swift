@@ -117,7 +117,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
         artworkFiles[Int64(i)] = try preparer.prepareArtwork(Data(contentsOf: coverDir.appendingPathComponent(file))).large
     }
     let verify = ProcessInfo.processInfo.environment["CRATE_VERIFY"] != "off"
-    let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
+    let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "standard" ? CoverVerifier.standard : .lightAware
     let matcher = verify ? LocalMatcher.shortlist : LocalMatcher.standard
     let table = CoverTable(covers)
     for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg", "cover-07-photo-1.jpg"] {
@@ -187,9 +187,9 @@ func calibrate(_ dir: String) throws {
         names[Int64(i)] = String(file.dropLast(4))
     }
     // CRATE_VERIFY=off: the hash alone decides (LocalMatcher.standard), as before the verification;
-    // CRATE_VERIFY=light: the light-aware verification (decision 0039).
+    // CRATE_VERIFY=standard: the cell verification (the default is the scan's light-aware one, decision 0039).
     let verify = env["CRATE_VERIFY"] != "off"
-    let verifier = env["CRATE_VERIFY"] == "light" ? CoverVerifier.lightAware : .standard
+    let verifier = env["CRATE_VERIFY"] == "standard" ? CoverVerifier.standard : .lightAware
     let table = CoverTable(covers)
     let matcher = LocalMatcher.standard
     // hard/MANIFEST.tsv (scripts/make-hard-fixtures): file → expected cover or "-".

@@ -48,7 +48,7 @@ public final class ScanPipeline: AlbumScanner {
 
     public init(database: AppDatabase, paths: CratePaths, services: Services, hashes: CoverHashIndex? = nil,
                 preparer: ImagePreparer = ImagePreparer(), matcher: LocalMatcher = .shortlist,
-                verifier: CoverVerifier = .standard, barcodeReader: BarcodeReader? = BarcodeReader()) {
+                verifier: CoverVerifier = .lightAware, barcodeReader: BarcodeReader? = BarcodeReader()) {
         self.database = database
         self.services = services
         self.preparer = preparer
