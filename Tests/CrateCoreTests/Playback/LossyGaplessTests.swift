@@ -22,7 +22,7 @@ struct LossyGaplessTests {
     /// Plays `files` as one album into a capture and returns what was played; `during` runs once
     /// playing (`realTime`: the sink keeps the clock, so there is time to seek).
     func play(_ files: [String], in temp: TemporaryDirectory, realTime: Bool = false,
-              during: (GStreamerPlayer) async -> Void = { _ in }) async throws -> [Float] {
+              beforePlay: (GStreamerPlayer) async -> Void = { _ in }) async throws -> [Float] {
         let capture = PCMCapture(path: temp.url.path + "/played.f32")
         let entries = files.enumerated().map { index, path in
             QueueEntry(gridIndex: 0, albumID: 1, track: Track(albumID: 1, position: index + 1, title: "T\(index + 1)"), filePath: path)
@@ -31,8 +31,8 @@ struct LossyGaplessTests {
         let player = try GStreamerPlayer(log: PlaybackLog(fileURL: nil), sinkDescription: sink, progressIntervalMs: 50)
         defer { player.close() }
         try await player.load(entries, startingAt: 0)
+        await beforePlay(player)
         try await player.play()
-        await during(player)
         #expect(await waitUntil(player.state) { player.state.value.finishedQueue } != nil)
         return try capture.samples()
     }
@@ -74,10 +74,11 @@ struct LossyGaplessTests {
     func aacAfterSeek() async throws {
         let temp = try TemporaryDirectory()
         let files = try Self.album.encode(.aacM4A, in: temp.url.path + "/album")
-        let played = try await play(files, in: temp, realTime: true) { player in
-            _ = await waitUntil(player.state) { player.state.value.positionMs >= 150 }
-            await player.seek(toMs: 700)
-        }
+        // The seek is asked for before play, so it lands in the first file however loaded the
+        // machine is (a seek sent once playing could come after the first file had ended): the
+        // player makes it, flushing, once the first file is pre-rolled, and its new segment must
+        // get the cut like the first one.
+        let played = try await play(files, in: temp, realTime: true) { player in await player.seek(toMs: 700) }
         // Where the original's sample n sits in what was played, before the first join, after it
         // and after the second. filesink starts its file again at the seek's flush: the capture
         // begins at the seek's position (700 ms, one sample either way).
