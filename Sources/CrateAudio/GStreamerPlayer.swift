@@ -499,7 +499,10 @@ public final class GStreamerPlayer: Player {
     /// A flushing, accurate seek; false when the pipeline cannot seek yet.
     private func seekPipeline(toMs positionMs: Int) -> Bool {
         guard let gst, let playbin else { return false }
-        return gst.table.element_seek_ns(playbin, Int64(positionMs) * 1_000_000) != 0
+        session?.seekStarting()
+        let made = gst.table.element_seek_ns(playbin, Int64(positionMs) * 1_000_000) != 0
+        session?.seekEnded(made: made)
+        return made
     }
 
     // MARK: - Log

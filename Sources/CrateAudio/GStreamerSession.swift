@@ -15,7 +15,7 @@ import Foundation
 final class GStreamerSession: @unchecked Sendable {
     /// The plugin's calls, for `about-to-finish` on the streaming thread.
     let gst: GStreamerCalls
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var paths: [String?] = []
     private var current: Int?
     private var queued: [Int] = []
@@ -30,8 +30,10 @@ final class GStreamerSession: @unchecked Sendable {
     /// hold the next file's group, and a flushing seek now makes the current group drain a
     /// second time, which deadlocks inside playbin (docs/reliability.md #23).
     private var fired = false
-    /// A seek is in flight: `about-to-finish` hands playbin nothing until it is done.
+    /// A seek is in flight: `about-to-finish` hands playbin nothing until it is made.
     private var holding = false
+    /// The flushing seek call is under way (`seekStarting` … `seekEnded`).
+    private var seeking = false
     /// Each entry's stored album gain, and the entry playbin was handed last (the current one
     /// after a move, the queued one after about-to-finish): the file whose stream starts next
     /// in the audio filter (`startingGainDb`).
@@ -116,11 +118,33 @@ final class GStreamerSession: @unchecked Sendable {
         lock.withLock { holding = false }
     }
 
+    /// Main actor, just before the flushing seek call.
+    func seekStarting() {
+        lock.withLock { seeking = true }
+    }
+
+    /// Main actor, when the flushing seek call has returned. Once made, the flush is through:
+    /// every `about-to-finish` from now on is the seeked file's own, so queueing starts again
+    /// here, not at `async-done` — the rest of a short file can be read before the main actor
+    /// gets the `async-done`, and an `about-to-finish` refused then loses gapless (EOS, a gap).
+    func seekEnded(made: Bool) {
+        lock.withLock {
+            seeking = false
+            if made { holding = false }
+            lock.broadcast()
+        }
+    }
+
     /// Streaming thread (`about-to-finish`): the URI to play next without a gap, skipping files
     /// that vanished from disk; nil at the end of the queue.
     func queueNext() -> String? {
         lock.withLock {
             fired = true
+            // During the seek call, `about-to-finish` is either the seeked file's (after the
+            // flush, the call about to return) or one from before the flush (the flush waits for
+            // this thread). Waiting for the call, bounded, tells them apart without a deadlock.
+            let deadline = Date(timeIntervalSinceNow: 1)
+            while holding, seeking, lock.wait(until: deadline) {}
             // While a seek is in flight, playbin gets no next file: the file ends with EOS and
             // the player moves on from there (once, with the gap gapless would have saved).
             guard gapless, !holding, let from = queued.last ?? current else { return nil }

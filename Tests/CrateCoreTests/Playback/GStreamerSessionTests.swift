@@ -102,6 +102,26 @@ struct GStreamerSessionTests {
         #expect(session.queueNext() == MusicFile.uri(forPath: paths[1]))
     }
 
+    @Test("Once the flushing seek call returns, about-to-finish queues again (not only at async-done)")
+    func seekCallReturnedQueues() async throws {
+        let temp = try TemporaryDirectory()
+        let paths = try files(temp)
+        let session = try GStreamerSession(gst: GStreamerRuntime.calls())
+        _ = session.reset(paths: paths, current: 0, gapless: true)
+        _ = session.beginSeek(current: 0)
+        // A call that failed keeps the hold: the seek is asked again at async-done.
+        session.seekStarting()
+        session.seekEnded(made: false)
+        #expect(session.queueNext() == nil)
+        // about-to-finish during the call waits for it: the seeked file's gets the next file.
+        _ = session.beginSeek(current: 0)
+        session.seekStarting()
+        let asked = Task.detached { session.queueNext() }
+        try? await Task.sleep(for: .milliseconds(20))
+        session.seekEnded(made: true)
+        #expect(await asked.value == MusicFile.uri(forPath: paths[1]))
+    }
+
     @Test("A seek after about-to-finish restarts the file: its own stream-start, then the queued one")
     func seekAfterAboutToFinishRestarts() throws {
         let temp = try TemporaryDirectory()
