@@ -90,12 +90,17 @@ struct LossyGaplessTests {
         let files = try Self.album.encode(.aacM4A, in: temp.url.path + "/album")
         // Paused early in the first file (1.2 s long), the seek is a flushing seek in a playing
         // pipeline's file, then playing goes on from there.
+        var pausedInFirstFile = true
         let played = try await play(files, in: temp, realTime: true, whilePlaying: { player in
             #expect(await waitUntil(player.state) { player.state.value.positionMs >= 150 } != nil)
             await player.pause()
+            pausedInFirstFile = player.state.value.currentIndex == 0
             await player.seek(toMs: 700)
             try? await player.play()
         })
+        // A loaded machine can hand the position over after the first file ended: then this run
+        // cannot check the case (aacAfterSeek checks the seek's cut deterministically).
+        guard pausedInFirstFile else { return }
         expectCutKept(after: played)
     }
 
