@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CrateAudio
 @testable import CrateCore
@@ -116,10 +117,18 @@ struct GStreamerSessionTests {
         // about-to-finish during the call waits for it: the seeked file's gets the next file.
         _ = session.beginSeek(current: 0)
         session.seekStarting()
-        let asked = Task.detached { session.queueNext() }
-        try? await Task.sleep(for: .milliseconds(20))
+        // (Threads, not tasks: a task's sleep on a loaded machine can outlast the 1 s the wait allows.)
+        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let asked = Mutex<String?>(nil)
+        Thread {
+            started.signal()
+            asked.withLock { $0 = session.queueNext() }
+            done.signal()
+        }.start()
+        started.wait()
         session.seekEnded(made: true)
-        #expect(await asked.value == MusicFile.uri(forPath: paths[1]))
+        done.wait()
+        #expect(asked.withLock { $0 } == MusicFile.uri(forPath: paths[1]))
     }
 
     @Test("A seek after about-to-finish restarts the file: its own stream-start, then the queued one")
