@@ -35,6 +35,20 @@ struct LastFMDeliveryCheckTests {
         server.requests(path: "/2.0/").filter { ListenFixtures.form($0.body)["method"] == "track.scrobble" }.count
     }
 
+    /// Last.fm on `server` and a library of three Last.fm listens whose batch process "a" sent at
+    /// `start` while Last.fm took it and its answer was lost (502): the marked batch the look-up
+    /// starts from. Last.fm accepts again afterwards.
+    static func unansweredBatch(on server: FixtureServer, user: String? = LastFMInbox.user) async throws -> (LastFMInbox, AppDatabase) {
+        let inbox = LastFMInbox()
+        inbox.install(on: server)
+        let db = try AppDatabase.inMemory()
+        try queue(db, 0..<3)
+        inbox.mode.withLock { $0 = .acceptThenBadGateway }
+        _ = await sender(db, client(server, user: user), owner: "a", at: start).run()
+        inbox.mode.withLock { $0 = .accept }
+        return (inbox, db)
+    }
+
     @Test(arguments: [LastFMInbox.Mode.acceptThenBadGateway, .acceptThenHang])
     func aBatchTakenWhoseAnswerWasLostIsScrobbledOnce(mode: LastFMInbox.Mode) async throws {
         let server = try FixtureServer()
@@ -70,13 +84,7 @@ struct LastFMDeliveryCheckTests {
     func whenLastFMCannotTellNothingIsSentAndTheListensWait(recent: LastFMInbox.RecentMode) async throws {
         let server = try FixtureServer()
         defer { server.stop() }
-        let inbox = LastFMInbox()
-        inbox.install(on: server)
-        let db = try AppDatabase.inMemory()
-        try Self.queue(db, 0..<3)
-        inbox.mode.withLock { $0 = .acceptThenBadGateway }
-        _ = await Self.sender(db, Self.client(server), owner: "a", at: Self.start).run()
-        inbox.mode.withLock { $0 = .accept }
+        let (inbox, db) = try await Self.unansweredBatch(on: server)
         inbox.recentMode.withLock { $0 = recent }
         let blind = await Self.sender(db, Self.client(server, timeout: 0.5), owner: "b", at: Self.start.addingTimeInterval(3_700)).run()
         #expect(blind[.lastFM]?.sent == 0 && blind[.lastFM]?.deferred == 3 && blind[.lastFM]?.lastError != nil)
@@ -92,12 +100,7 @@ struct LastFMDeliveryCheckTests {
     @Test func withoutAStoredUserTheSessionNamesItAndACrowdedSpanIsAskedListenByListen() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
-        let inbox = LastFMInbox()
-        inbox.install(on: server)
-        let db = try AppDatabase.inMemory()
-        try Self.queue(db, 0..<3)
-        inbox.mode.withLock { $0 = .acceptThenBadGateway }
-        _ = await Self.sender(db, Self.client(server, user: nil), owner: "a", at: Self.start).run()
+        let (inbox, db) = try await Self.unansweredBatch(on: server, user: nil)
         // Another scrobbler filled the batch's span: 1 200 scrobbles, six pages.
         inbox.scrobbles.withLock { list in
             list += (0..<1_200).map { LastFMScrobble(artist: "Radio", title: "Song \($0)", at: 1_700_000_001 + $0 / 4) }
@@ -113,13 +116,7 @@ struct LastFMDeliveryCheckTests {
     @Test func theLookUpWaitsAMinuteAfterTheUnansweredRequest() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
-        let inbox = LastFMInbox()
-        inbox.install(on: server)
-        let db = try AppDatabase.inMemory()
-        try Self.queue(db, 0..<3)
-        inbox.mode.withLock { $0 = .acceptThenBadGateway }
-        _ = await Self.sender(db, Self.client(server), owner: "a", at: Self.start).run()
-        inbox.mode.withLock { $0 = .accept }
+        let (inbox, db) = try await Self.unansweredBatch(on: server)
         // Due again after the 30 s back-off, but a scrobble just taken may not be listed yet.
         let early = await Self.sender(db, Self.client(server), owner: "b", at: Self.start.addingTimeInterval(40)).run()
         #expect(early[.lastFM]?.deferred == 3 && early[.lastFM]?.sent == 0 && Self.recentRequests(server).isEmpty)
