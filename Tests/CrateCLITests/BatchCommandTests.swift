@@ -60,7 +60,7 @@ struct BatchCommandTests {
         #expect(try database.batchCounts() == BatchCounts(pending: 0, done: 1, failed: 0))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func aRunKilledHalfwayResumesWithEveryPhotoScannedExactlyOnce() async throws {
         // Given: a crate that knows cover-00, and 100 copies of it in the queue
         let cli = try ScanCommandTests.seededCLI()

@@ -29,7 +29,7 @@ struct ConcurrentProcessesTests {
 
     /// Four `crate scan` processes started together on a library that does not exist yet: all
     /// succeed, the migrations run once, and the file is sound.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func fourScansStartedTogetherOnAFreshLibraryAllSucceed() async throws {
         let photo = ScanCommandTests.fixtures.appendingPathComponent("photos/cover-00-photo-0.jpg").path
         var failures = 0, processes = 0

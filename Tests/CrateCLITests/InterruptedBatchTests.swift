@@ -8,7 +8,7 @@ struct InterruptedBatchTests {
     /// Bug: three Ctrl+C during `crate batch run` counted as three crashes on the photo being
     /// scanned, which was then failed ("interrupted 3 times; skipped") and never retried. Ctrl+C
     /// now cancels the run: the photo goes back to the queue with all its tries, exit code 130.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func ctrlCPutsThePhotoBackWithItsTries() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
@@ -41,7 +41,7 @@ struct InterruptedBatchTests {
 
     /// Bug: three `crate batch run`s ending in the provider's 529 (or 429, 500, 503) failed the
     /// photo as "interrupted 3 times" for good. A server's error is not the photo's fault.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func overloadedProviderRunsKeepThePhotoQueued() async throws {
         let server = try FixtureServer()
         defer { server.stop() }

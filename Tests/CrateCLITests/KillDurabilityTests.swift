@@ -15,7 +15,7 @@ struct KillDurabilityTests {
     static let minimumKills = 50
     static let ceiling: TimeInterval = 150
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func everyReportedScanSurvivesRepeatedKills() async throws {
         let cli = try CLIRunner()
         let paths = CratePaths(environment: cli.environment)

@@ -86,6 +86,7 @@ struct LongRetryAfterEndToEndTests {
         let photos = Array(PacingFixtures.photos(from: 0).prefix(2))
         #expect(try await cli.run(["batch", "add"] + photos).status == 0)
 
+        let pauseStarted = Date()
         let stopped = try await cli.run(["batch", "run", "--json"], extraEnvironment: environment)
         #expect(stopped.status == 1)
         #expect(stopped.stderr.contains("crate: MusicBrainz asked Crate to pause; it waits 2 minutes — the scan is queued and will be tried again on the next run after that."),
@@ -96,11 +97,17 @@ struct LongRetryAfterEndToEndTests {
         // Another process during the pause: it knows from the shared pacing file, and stops before
         // spending anything (no identification, no MusicBrainz request).
         let again = try await cli.run(["batch", "run"], extraEnvironment: environment)
-        #expect(again.status == 1)
         // What is left of the two minutes: less on a machine so loaded that the first run took long.
-        #expect(again.stderr.contains("MusicBrainz asked Crate to pause; it waits "), "\(again.stderr)")
-        #expect(Self.identifyCalls(server) == 1)
-        #expect(server.requests(path: "/ws/2/release").count == 1)
+        // On a machine so loaded that the two runs outlasted the two-minute pause, the second run
+        // rightly asks again: what it must not do then is lose or fail a photo.
+        if Date().timeIntervalSince(pauseStarted) < 110 {
+            #expect(again.status == 1)
+            #expect(again.stderr.contains("MusicBrainz asked Crate to pause; it waits "), "\(again.stderr)")
+            #expect(Self.identifyCalls(server) == 1)
+            #expect(server.requests(path: "/ws/2/release").count == 1)
+        } else {
+            print("the pause was over before the second run asked: \(Int(Date().timeIntervalSince(pauseStarted))) s")
+        }
         #expect(try await Self.counts(cli) == ["pending": 2, "done": 0, "failed": 0])
 
         // Ten minutes later (the pause forgotten) and MusicBrainz answering again: nothing was lost.

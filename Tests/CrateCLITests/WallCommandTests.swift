@@ -125,7 +125,7 @@ struct WallCommandTests {
     /// The outbox survives kill -9: a `crate favorite` killed while ListenBrainz hangs on its
     /// second recording leaves the album's feedback in the outbox with what was sent; the next
     /// `crate feedback send` sends only the rest. Every recording is accepted exactly once.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(6)))
     func theOutboxSurvivesKillAndSendsEachFeedbackOnce() async throws {
         let cli = try CLIRunner()
         let server = try FixtureServer()

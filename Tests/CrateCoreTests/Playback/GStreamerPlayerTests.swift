@@ -94,7 +94,9 @@ struct GStreamerPlayerTests {
     @Test("A file deleted while the album plays is skipped, with a message")
     func fileDeletedWhilePlaying() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 0.6)
+        // 3 s tracks: the file must be gone before Song 1 nears its end and Song 2 is queued,
+        // which a loaded machine reached with shorter ones before `play` had returned.
+        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 3)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         #expect(rig.player.state.value.status == .playing)
