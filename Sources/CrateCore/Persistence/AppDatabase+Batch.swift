@@ -8,11 +8,16 @@ public enum BatchQueueError: Error, Equatable, Sendable {
     /// Another process holds the item now (this process's lease lapsed while it scanned): its scan
     /// was not saved, so the photo gets one scan, from the holder.
     case claimedElsewhere(path: String)
+    /// Runs were killed in the middle of this photo as often as the poison-photo limit allows:
+    /// it was failed without another try.
+    case triedTooOften(path: String, attempts: Int)
 
     public var message: String {
         switch self {
         case .notPending(let path): return "\(path) was already scanned from the queue; it was not scanned twice."
         case .claimedElsewhere(let path): return "\(path) is being scanned by another Crate process; it was not scanned twice."
+        // The same words the queue stores as the failed item's error (see `failExhausted`).
+        case .triedTooOften(_, let attempts): return "Scanning this photo was interrupted \(attempts) times; it was skipped."
         }
     }
 }
@@ -64,19 +69,31 @@ extension AppDatabase {
         let owner = owner ?? leaseOwner
         return try guardedWrite { db in
             let now = date.timeIntervalSince1970
-            try db.execute(
-                sql: """
-                    UPDATE batch_item SET state = ?, error = ? || attempts || ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
-                    WHERE state = ? AND attempts >= ? AND \(Self.leaseIsFree)
-                    """,
-                arguments: [BatchItemState.failed.rawValue, "Scanning this photo was interrupted ", " times; it was skipped.", date,
-                            BatchItemState.pending.rawValue, maxAttempts, now])
+            _ = try Self.failExhausted(db, maxAttempts: maxAttempts, at: date)
             return try BatchItem.fetchOne(db, sql: """
                 UPDATE batch_item SET attempts = attempts + 1, leaseOwner = ?, leaseExpiresAt = ?, updatedAt = ?
                 WHERE id = (SELECT id FROM batch_item WHERE state = ? AND \(Self.leaseIsFree) ORDER BY id LIMIT 1)
                 RETURNING *
                 """, arguments: [owner.stored, now + leaseDuration, date, BatchItemState.pending.rawValue, now])
         }
+    }
+
+    /// Fails the pending photos no live process holds whose tries are used up (runs killed in the
+    /// middle of them), and returns them so the run can say so; `claimNextBatchItem` does the same
+    /// before each claim.
+    public func failExhaustedBatchItems(maxAttempts: Int, at date: Date = Date()) throws -> [BatchItem] {
+        try checkWritable()
+        return try guardedWrite { db in try Self.failExhausted(db, maxAttempts: maxAttempts, at: date) }
+    }
+
+    private static func failExhausted(_ db: Database, maxAttempts: Int, at date: Date) throws -> [BatchItem] {
+        try BatchItem.fetchAll(db, sql: """
+            UPDATE batch_item SET state = ?, error = ? || attempts || ?, leaseOwner = NULL, leaseExpiresAt = NULL, updatedAt = ?
+            WHERE state = ? AND attempts >= ? AND \(leaseIsFree)
+            RETURNING *
+            """,
+            arguments: [BatchItemState.failed.rawValue, "Scanning this photo was interrupted ", " times; it was skipped.", date,
+                        BatchItemState.pending.rawValue, maxAttempts, date.timeIntervalSince1970])
     }
 
     /// Claims the pending item for `path` (queuing it first if it is not waiting) for a scan the

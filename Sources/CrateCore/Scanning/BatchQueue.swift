@@ -41,6 +41,12 @@ public final class BatchQueue: Sendable {
         try database.claimNextBatchItem(maxAttempts: maxAttempts, leaseDuration: lease.seconds)
     }
 
+    /// Fails the photos whose tries are used up (see `defaultMaxAttempts`) and returns them, so a
+    /// run reports each one instead of passing over it in silence.
+    public func failExhausted() throws -> [BatchItem] {
+        try database.failExhaustedBatchItems(maxAttempts: maxAttempts)
+    }
+
     /// Claims `file` for a scan started by the user (queued first if it is not waiting). Nil when
     /// another live process holds the photo: scan it without a queue item then.
     public func claim(_ file: URL) throws -> BatchItem? {

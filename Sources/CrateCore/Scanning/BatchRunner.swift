@@ -48,7 +48,11 @@ public final class BatchRunner: Sendable {
     @discardableResult
     public func run(limit: Int? = nil, report: @escaping @Sendable (BatchOutcome) -> Void) async throws -> Int {
         var taken = 0
-        while limit.map({ taken < $0 }) ?? true, let item = try queue.next() {
+        while limit.map({ taken < $0 }) ?? true {
+            for item in try queue.failExhausted() {
+                report(.skipped(item, .triedTooOften(path: item.path, attempts: item.attempts)))
+            }
+            guard let item = try queue.next() else { break }
             taken += 1
             try await Self.scan(item, from: queue, with: scanner, report: report)
         }

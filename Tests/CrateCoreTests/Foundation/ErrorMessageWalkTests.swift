@@ -329,10 +329,11 @@ struct ErrorMessageWalkTests {
             case .noAudio: 2
             }
         },
-        Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg")], cases: 2) {
+        Walk([BatchQueueError.notPending(path: "/photos/a.jpg"), .claimedElsewhere(path: "/photos/a.jpg"), .triedTooOften(path: "/photos/a.jpg", attempts: 3)], cases: 3) {
             switch $0 {
             case .notPending: 0
             case .claimedElsewhere: 1
+            case .triedTooOften: 2
             }
         },
         Walk([IdentificationError.unreadableAnswer, .provider(.missingKey(.openai)), .provider(.overloaded), .prompt(.unreadable("/prompts/identify-v1.md"))], cases: 3) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CrateCore
 
@@ -54,6 +55,33 @@ struct PoisonPhotoLimitTests {
         let runner = BatchRunner(queue: queue, scanner: ScriptedBatchScanner(database: database))
         #expect(try await runner.run { _ in } == 1)
         #expect(try queue.counts() == BatchCounts(pending: 0, done: 1, failed: 0))
+    }
+
+    /// Bug: a run that failed a photo for its used-up tries (runs killed in the middle of it)
+    /// did so inside the claim, without a word: `crate batch run` printed nothing for it and
+    /// exited 0. Now each such photo is reported, with the reason.
+    @Test func aPhotoWhoseTriesAreUsedUpIsReportedNotPassedOverInSilence() async throws {
+        let database = try AppDatabase.inMemory()
+        let queue = BatchQueue(database: database, maxAttempts: 3, lease: BatchLease(duration: .zero, renewEvery: .seconds(1)))
+        let poison = URL(fileURLWithPath: "/photos/poison.jpg"), good = URL(fileURLWithPath: "/photos/good.jpg")
+        try queue.enqueue([poison])
+        for _ in 0..<3 { _ = try #require(try queue.next()) }  // three killed runs
+        try queue.enqueue([good])
+
+        let outcomes = Mutex<[BatchOutcome]>([])
+        let runner = BatchRunner(queue: queue, scanner: ScriptedBatchScanner(database: database))
+        #expect(try await runner.run { outcome in outcomes.withLock { $0.append(outcome) } } == 1)
+        let reported = outcomes.withLock { $0 }
+        #expect(reported.count == 2)
+        guard case .skipped(let item, let reason) = reported.first else {
+            Issue.record("the used-up photo was not reported first: \(reported)")
+            return
+        }
+        #expect(item.path == poison.path)
+        #expect(reason == .triedTooOften(path: poison.path, attempts: 3))
+        #expect(reason.message == "Scanning this photo was interrupted 3 times; it was skipped.")
+        #expect(try queue.items(state: .failed).map(\.error) == [reason.message])
+        #expect(try queue.counts() == BatchCounts(pending: 0, done: 1, failed: 1))
     }
 
     /// A photo a live process is scanning keeps the try it is on: adding it again does not make
