@@ -34,19 +34,16 @@ public final class GStreamerPlayer: Player {
     public var volume: Double = 1 {
         didSet {
             volume = min(max(volume, 0), 1)
-            if let gst, let playbin { gst.table.set_volume(playbin, volume) }
+            pipeline?.setVolume(volume)
         }
     }
     /// False advances on end-of-stream instead of `about-to-finish` (only for measuring the gap).
     public var gapless = true
     /// Album gain or none; applied at the next `load` (the filter changes only while stopped).
     public var replayGain: ReplayGainMode = .default
-    private var replayGainFilter: ReplayGainFilter?
 
-    private var gst: GStreamerCalls?
-    private var playbin: UnsafeMutableRawPointer?
-    private var session: GStreamerSession?
-    private var bus: BusReader?
+    private var pipeline: Playbin?
+    private var session: GStreamerSession? { pipeline?.session }
     private let sinkDescription: String?
     private let log: PlaybackLog
     private let clock: any PlaybackClock
@@ -65,7 +62,7 @@ public final class GStreamerPlayer: Player {
     private var endWatch: ClockTimer?
     private var endWatchLastMs: Int?
     /// The named sink element inside `CRATE_AUDIO_SINK` (for measurements), if any.
-    public private(set) var sinkElement: UnsafeMutableRawPointer?
+    public var sinkElement: UnsafeMutableRawPointer? { pipeline?.sinkElement }
     private var closed = false
 
     /// Builds a playbin. `sinkDescription` is `CRATE_AUDIO_SINK`'s value (nil: the default sound
@@ -82,44 +79,13 @@ public final class GStreamerPlayer: Player {
 
     /// Opens libCrateGStreamer.so and builds the playbin, once.
     private func buildPipeline() throws {
-        guard playbin == nil, !closed else { return }
-        let gst = try GStreamerRuntime.calls()
-        guard let playbin = gst.table.element_factory_make("playbin", "crate-player") else {
-            throw AudioPlaybackError.playerUnavailable
-        }
-        gst.table.set_audio_only(playbin)
-        // MP3s and M4As from ffmpeg join without a gap too (docs/decisions/0046-replaygain-and-lossy-gapless.md).
-        gst.table.read_lavc_gapless(playbin)
-        gst.table.trim_m4a_gapless(playbin)
-        if let sinkDescription, !sinkDescription.trimmingCharacters(in: .whitespaces).isEmpty {
-            var errorText: UnsafeMutablePointer<CChar>?
-            guard let sink = gst.table.sink_from_description(sinkDescription, &errorText) else {
-                gst.table.free_string(errorText)
-                gst.table.object_unref(playbin)
-                throw AudioPlaybackError.invalidSink(sinkDescription)
-            }
-            gst.table.set_audio_sink(playbin, sink)
-            sinkElement = gst.table.bin_get_by_name(sink, "cratesink")
-        }
-        if volume != 1 { gst.table.set_volume(playbin, volume) }
-        guard let pipelineBus = gst.table.element_get_bus(playbin) else {
-            gst.table.object_unref(playbin)
-            throw AudioPlaybackError.playerUnavailable
-        }
-        let session = GStreamerSession(gst: gst)
-        replayGainFilter = ReplayGainFilter(gst: gst, playbin: playbin, session: session)
-        // The signal holds its own reference: the session outlives any streaming thread.
-        let unmanaged = Unmanaged.passRetained(session).toOpaque()
-        _ = gst.table.signal_connect(playbin, "about-to-finish", unsafeBitCast(aboutToFinish, to: (@convention(c) () -> Void).self), unmanaged)
+        guard pipeline == nil, !closed else { return }
         let weak = WeakPlayer(self)
-        bus = BusReader(gst: gst, bus: pipelineBus, session: session) { event, generation in
+        pipeline = try Playbin(sinkDescription: sinkDescription, volume: volume) { event, generation in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { weak.player?.handle(event, generation: generation) }
             }
         }
-        self.gst = gst
-        self.session = session
-        self.playbin = playbin
     }
 
     /// Stops and releases the pipeline; the player cannot be used afterwards.
@@ -128,14 +94,7 @@ public final class GStreamerPlayer: Player {
         endWatch = nil
         stopProgress()
         closed = true
-        guard let gst, let playbin else { return }
-        _ = gst.table.element_set_state(playbin, Int32(CRATE_GST_STATE_NULL))
-        bus?.stop()
-        bus = nil
-        if let sinkElement { gst.table.object_unref(sinkElement) }
-        sinkElement = nil
-        gst.table.object_unref(playbin)
-        self.playbin = nil
+        pipeline?.close()
     }
 
     // MARK: - Player
@@ -150,7 +109,7 @@ public final class GStreamerPlayer: Player {
         stopProgress()
         setState(.null)
         queue = entries
-        replayGainFilter?.apply(replayGain)
+        pipeline?.applyReplayGain(replayGain)
         generation = session.reset(paths: entries.map(\.filePath), current: index, gapless: gapless, gains: entries.map(\.albumGainDb))
         pendingSeekMs = nil
         missingPlugin = nil
@@ -464,46 +423,16 @@ public final class GStreamerPlayer: Player {
     }
 
     /// Where playback is now, or nil before the pipeline knows.
-    public func queryPositionMs() -> Int? {
-        guard let gst, let playbin else { return nil }
-        var position: Int64 = 0
-        guard gst.table.query_position_ns(playbin, &position) != 0, position >= 0 else { return nil }
-        return Int(position / 1_000_000)
-    }
+    public func queryPositionMs() -> Int? { pipeline?.positionMs() }
 
-    private func queryDurationMs() -> Int? {
-        guard let gst, let playbin else { return nil }
-        var duration: Int64 = 0
-        guard gst.table.query_duration_ns(playbin, &duration) != 0, duration > 0 else { return nil }
-        return Int(duration / 1_000_000)
-    }
+    private func queryDurationMs() -> Int? { pipeline?.durationMs() }
 
-    // MARK: - The pipeline
+    private func setState(_ target: Playbin.State) { pipeline?.set(target) }
 
-    private enum PipelineState: Int32 {
-        /// Stopped, both of playbin's groups disposed of (see the type's notes: never READY).
-        case null = 1
-        case paused = 3, playing = 4
-    }
-
-    private func setState(_ target: PipelineState) {
-        guard let gst, let playbin else { return }
-        _ = gst.table.element_set_state(playbin, target.rawValue)
-    }
-
-    private func setURI(_ uri: String?) {
-        guard let gst, let playbin else { return }
-        gst.table.set_uri(playbin, uri)
-    }
+    private func setURI(_ uri: String?) { pipeline?.setURI(uri) }
 
     /// A flushing, accurate seek; false when the pipeline cannot seek yet.
-    private func seekPipeline(toMs positionMs: Int) -> Bool {
-        guard let gst, let playbin else { return false }
-        session?.seekStarting()
-        let made = gst.table.element_seek_ns(playbin, Int64(positionMs) * 1_000_000) != 0
-        session?.seekEnded(made: made)
-        return made
-    }
+    private func seekPipeline(toMs positionMs: Int) -> Bool { pipeline?.seek(toMs: positionMs) ?? false }
 
     // MARK: - Log
 
@@ -543,15 +472,6 @@ public final class GStreamerPlayer: Player {
             position_ms: positionMs,
             uri: entry?.uri
         )
-    }
-}
-
-/// `about-to-finish`, on a streaming thread: hand playbin the next file, if any.
-private let aboutToFinish: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { playbin, data in
-    guard let playbin, let data else { return }
-    let session = Unmanaged<GStreamerSession>.fromOpaque(data).takeUnretainedValue()
-    if let uri = session.queueNext() {
-        session.gst.table.set_uri(playbin, uri)
     }
 }
 
