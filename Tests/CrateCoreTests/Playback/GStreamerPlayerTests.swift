@@ -65,9 +65,10 @@ struct GStreamerPlayerTests {
     @Test("Pause, seek, next and previous on the real pipeline")
     func transport() async throws {
         let temp = try TemporaryDirectory()
-        // 4 s tracks: after the seek to 1.5 s the track still has 2.5 s to go, so a busy machine
-        // cannot let it end before the checks below.
-        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 4)
+        // 20 s tracks: after the seek to 1.5 s the track still has 18.5 s to go, so a busy
+        // machine cannot let it end before the checks below (with 4 s, a main actor starved
+        // under stress-ng saw Song 1 end before `next`).
+        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 20)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         #expect(await waitUntil(rig.player.state) { rig.player.state.value.positionMs >= 300 } != nil)
@@ -94,9 +95,9 @@ struct GStreamerPlayerTests {
     @Test("A file deleted while the album plays is skipped, with a message")
     func fileDeletedWhilePlaying() async throws {
         let temp = try TemporaryDirectory()
-        // 3 s tracks: the file must be gone before Song 1 nears its end and Song 2 is queued,
+        // 6 s tracks: the file must be gone before Song 1 nears its end and Song 2 is queued,
         // which a loaded machine reached with shorter ones before `play` had returned.
-        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 3)
+        let rig = try rig(temp, sink: Self.realTimeSink, seconds: 6)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         #expect(rig.player.state.value.status == .playing)

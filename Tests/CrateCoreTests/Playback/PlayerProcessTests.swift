@@ -93,9 +93,10 @@ struct PlayerProcessTests {
     @Test("Pause, seek, next and previous answer after the player has done them")
     func transport() async throws {
         let temp = try TemporaryDirectory()
-        // 5 s tracks: a busy machine cannot bring Song 1 near its end (where the next track is
-        // queued for gapless play) before the seek to 1.5 s and `next`.
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 5)
+        // 20 s tracks: a busy machine cannot bring Song 1 near its end (where the next track is
+        // queued for gapless play) before the seek to 1.5 s and `next` (5 s did not hold under
+        // stress-ng).
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 20)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         #expect(rig.player.state.value.status == .playing)
@@ -115,9 +116,10 @@ struct PlayerProcessTests {
     @Test("A player killed mid-track is started again and carries on from the same track and position")
     func killedOnce() async throws {
         let temp = try TemporaryDirectory()
-        // 4 s tracks: on a loaded machine the position reports reach this side late, and with
-        // short tracks the process was already in Song 3 when a report of Song 2 at 0.5 s arrived.
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 4)
+        // 6 s tracks (here and in the other kill tests): on a loaded machine the position reports
+        // reach this side late, and with 1.5 s tracks the process was already in Song 3 when a
+        // report of Song 2 at 0.5 s arrived.
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 6)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         try await kill(rig, during: "Song 2", afterMs: 500)
@@ -139,7 +141,7 @@ struct PlayerProcessTests {
     @Test("A track the player dies on twice is skipped, with the file named")
     func killedTwiceOnOneTrack() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2)
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 6)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         try await kill(rig, during: "Song 2", afterMs: 200)
@@ -154,7 +156,7 @@ struct PlayerProcessTests {
     @Test("A player that dies three times within a minute stops playback and says so; play starts a new one")
     func keepsDying() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2)
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 6)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         try await kill(rig, during: "Song 1", afterMs: 200)
@@ -256,7 +258,7 @@ struct PlayerProcessTests {
     @Test("A replacement player that cannot start stops playback with a message, not a loop")
     func replacementCannotStart() async throws {
         let temp = try TemporaryDirectory()
-        let fixture = try MusicFixture(directory: temp.url, seconds: 2)
+        let fixture = try MusicFixture(directory: temp.url, seconds: 6)
         _ = try fixture.scan()
         // The first start runs the real player; every later one exits at once with status 3.
         let marker = temp.url.appendingPathComponent("started").path
@@ -281,7 +283,7 @@ struct PlayerProcessTests {
     @Test("A new album chosen while a dead player is being replaced plays from its start, not at the old position")
     func newAlbumDuringRestore() async throws {
         let temp = try TemporaryDirectory()
-        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 2)
+        let rig = try rig(temp, sink: "fakesink sync=true", seconds: 6)
         defer { rig.player.close() }
         await rig.store.play(albumID: rig.fixture.threeSongs)
         _ = await waitFor { rig.player.state.value.currentEntry?.track.title == "Song 1" && rig.player.state.value.positionMs >= 1_200 }
