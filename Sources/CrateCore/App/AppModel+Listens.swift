@@ -20,6 +20,14 @@ extension AppModel {
         }
     }
 
+    /// "Spin This Record": the turntable's tracks go to the same services as the speakers'.
+    func makeTurntable() -> TurntableStore {
+        TurntableStore(database: environment.database, clock: LivePlaybackClock()) { [weak self] event in
+            guard let reporter = self?.currentListenReporter() else { return }
+            Task.detached { await reporter.handle(event) }
+        }
+    }
+
     /// Sends what is due; returns how long to sleep until the next waiting listen is due (at
     /// least 5 s, at most `ListenSender.idleRecheck`: listens queued by another process are seen too).
     private func sendDueListens() async -> TimeInterval {
@@ -35,7 +43,7 @@ extension AppModel {
     }
 
     /// A reporter for the services turned on now; nil when none is (nothing is kept either).
-    private func currentListenReporter() -> ListenReporter? {
+    func currentListenReporter() -> ListenReporter? {
         let submitters = ListenSubmitters.live(environment: environment, settings: services.settings)
         guard !submitters.isEmpty, !environment.database.isReadOnly else { return nil }
         return ListenReporter(database: environment.database, submitters: submitters)

@@ -34,6 +34,8 @@ public final class AppModel {
     public private(set) lazy var discogsAccount = makeDiscogsAccountStore()
     public let scans: ScanStore
     public let playback: PlaybackStore
+    /// The record on the user's turntable ("Spin This Record"), followed on the clock.
+    public private(set) lazy var turntable = makeTurntable()
     /// The artist page (albums and EPs of one artist, oldest first).
     public let artists: ArtistStore
     /// The Crate Wall (the first page).

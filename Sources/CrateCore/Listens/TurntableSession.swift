@@ -81,6 +81,18 @@ public final class TurntableSession {
         state.set(.stopped)
     }
 
+    /// How far into the current track the needle is (what has played of it), 0 with none.
+    public var positionMs: Int {
+        guard case .playing = state.value else { return 0 }
+        return tracker.playedMs(at: clock.date)
+    }
+
+    /// The current track's length as the session walks it (a track of unknown length is taken
+    /// to last `assumedTrackMs`).
+    public var currentDurationMs: Int {
+        currentTrack.map { $0.durationMs ?? Self.assumedTrackMs } ?? 0
+    }
+
     /// The track playing (or paused) now, if any.
     public var currentTrack: Track? {
         guard case .playing = state.value else { return nil }

@@ -26,7 +26,8 @@ extension CrateApplication {
         window.attach(model: model, database: database)
         // The log-backed stand-in makes no sound: the pane says so while it is in use.
         window.attachPlayback(model.playback, simulated: (player as any Player) is LogPlayer)
-        let mpris = MprisService(store: model.playback, artworkDirectory: TextureCache.artworkDirectory)
+        TurntableController.install(on: window, model: model)
+        let mpris = MprisService(store: model.playback, turntable: model.turntable, artworkDirectory: TextureCache.artworkDirectory)
         mpris.onRaise = { [weak window] in window?.present() }
         mpris.onQuit = { [unowned self] in self.quit(status: 0) }
         mpris.start()

@@ -5,6 +5,7 @@ import Foundation
 /// MPRIS 2 (`org.mpris.MediaPlayer2` and `.Player`) on the session bus, so media keys and GNOME
 /// Shell's media controls drive Crate: PlayPause, Play, Pause, Next, Previous, Stop, Metadata
 /// (with `mpris:artUrl`), PlaybackStatus, and PropertiesChanged whenever the playback state moves.
+/// While a record spins on the user's turntable, MPRIS shows and drives the turntable instead.
 /// GDBus calls back on the GTK main loop, which runs on the main thread.
 @MainActor
 final class MprisService {
@@ -13,6 +14,7 @@ final class MprisService {
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     private let store: PlaybackStore
+    private let turntable: TurntableStore?
     private let artworkDirectory: URL
     /// Raise: present the window.
     var onRaise: (() -> Void)?
@@ -20,14 +22,24 @@ final class MprisService {
     private var connection: OpaquePointer?
     private var ownerID: guint = 0
     private var registrations: [guint] = []
-    private var token: ObservationToken?
+    private var tokens: [ObservationToken] = []
     private var published: [String: String] = [:]
     /// What the Diagnostics view says about MPRIS.
     private(set) var statusText = L10n.tr("Not started")
 
-    init(store: PlaybackStore, artworkDirectory: URL) {
+    init(store: PlaybackStore, turntable: TurntableStore? = nil, artworkDirectory: URL) {
         self.store = store
+        self.turntable = turntable
         self.artworkDirectory = artworkDirectory
+    }
+
+    /// The turntable while a record spins, else the speakers' playback.
+    private var spinning: TurntableStore? {
+        turntable.flatMap { $0.state.value.isActive ? $0 : nil }
+    }
+
+    private var nowPlaying: PlaybackState {
+        spinning?.state.value.playback ?? store.state.value
     }
 
     /// Asks for the bus name; without a session bus this does nothing (and says so in the log).
@@ -36,7 +48,8 @@ final class MprisService {
         let data = Unmanaged.passUnretained(self).toOpaque()
         statusText = L10n.tr("Waiting for the session bus")
         ownerID = g_bus_own_name(G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_NONE, mprisBusAcquired, nil, mprisNameLost, data, nil)
-        token = store.state.subscribe { [weak self] _ in self?.emitChanges() }
+        tokens = [store.state.subscribe { [weak self] _ in self?.emitChanges() }]
+        if let turntable { tokens.append(turntable.state.subscribe { [weak self] _ in self?.emitChanges() }) }
     }
 
     func stop() {
@@ -46,7 +59,7 @@ final class MprisService {
         registrations = []
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         ownerID = 0
-        token = nil
+        tokens = []
     }
 
     fileprivate func busAcquired(_ connection: OpaquePointer) {
@@ -81,6 +94,19 @@ final class MprisService {
     // MARK: - Methods and properties
 
     fileprivate func call(interface: String, method: String) {
+        if let spinning {
+            switch method {
+            case "PlayPause": spinning.togglePlay()
+            case "Play": if spinning.state.value.phase != .playing { spinning.togglePlay() }
+            case "Pause": if spinning.state.value.phase == .playing { spinning.togglePlay() }
+            case "Next": spinning.skip()
+            case "Stop": spinning.stop()
+            case "Raise": onRaise?()
+            case "Quit": onQuit?()
+            default: break  // "Previous": a needle is not put back by Crate.
+            }
+            return
+        }
         switch method {
         case "PlayPause": Task { await store.togglePlay() }
         case "Play": if store.state.value.status != .playing { Task { await store.togglePlay() } }
@@ -95,7 +121,7 @@ final class MprisService {
     }
 
     fileprivate func property(_ name: String) -> OpaquePointer? {
-        let state = store.state.value
+        let state = nowPlaying
         switch name {
         case "Identity": return g_variant_new_string("Crate")
         case "DesktopEntry": return g_variant_new_string("dev.crate.Crate")
@@ -143,7 +169,7 @@ final class MprisService {
 
     /// What clients see now, to tell which properties changed.
     private func snapshot() -> [String: String] {
-        let state = store.state.value
+        let state = nowPlaying
         let track = state.nowPlayingTrack.map { "\(state.nowPlayingAlbum?.id ?? 0)/\($0.disc)/\($0.position)/\(state.durationMs)" } ?? ""
         return ["PlaybackStatus": Self.status(state), "Metadata": track]
     }

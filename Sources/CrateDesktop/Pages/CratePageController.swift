@@ -327,6 +327,7 @@ final class CratePageController {
             }
             ContextMenu.present([
                 [.init(label: L10n.tr("_Play"), action: "win.album-play", target: .id(summary.id)),
+                 .init(label: L10n.tr("_Spin This Record"), action: "win.album-spin", target: .id(summary.id)),
                  .init(label: L10n.tr("_Open Album"), action: "win.album-open", target: .id(summary.id)),
                  .init(label: L10n.tr("Show in _History"), action: "win.album-history", target: .id(summary.id)),
                  .init(label: L10n.tr("Show _Artist"), action: "win.album-artist", target: .id(summary.id))],

@@ -54,7 +54,8 @@ final class HistoryPageController {
             guard let albumID = entry.album.id else { return }
             ContextMenu.present([
                 [.init(label: L10n.tr("_Open Album"), action: "win.album-open", target: .id(albumID)),
-                 .init(label: L10n.tr("_Play Album"), action: "win.album-play", target: .id(albumID))],
+                 .init(label: L10n.tr("_Play Album"), action: "win.album-play", target: .id(albumID)),
+                 .init(label: L10n.tr("_Spin This Record"), action: "win.album-spin", target: .id(albumID))],
                 [.init(label: L10n.tr("_Not This Album?"), action: "win.album-not-this", target: .id(albumID)),
                  .init(label: L10n.tr("_Tell Crate What It Is…"), action: "win.album-identify", target: .id(albumID))],
                 [.init(label: L10n.tr("_Copy Artist – Title"), action: "win.copy-text", target: .text("\(entry.album.artist) – \(entry.album.title)"))]

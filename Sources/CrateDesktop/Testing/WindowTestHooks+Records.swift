@@ -15,7 +15,9 @@ extension WindowTestHooks {
             guard line != lastRecord else { return }
             lastRecord = line
             TestEvents.note(line)
+            TestEvents.reportPoint("spin-button", of: pane.record.spinButton, in: window.widget)
         }.store(in: &tokens)
+        installTurntable(in: window.widget, pane: pane, tokens: &tokens)
         var lastPressings = ""
         model.pressingsStore.state.subscribe(initial: false) { state in
             let phase: String
@@ -92,5 +94,23 @@ extension WindowTestHooks {
             banner.onShow = { TestEvents.note("discogs-import \($0)") }
             if let path = ProcessInfo.processInfo.environment["CRATE_TEST_DISCOGS_CSV"] { banner.importCSV(path) }
         }
+    }
+
+    /// The turntable: its phase and the line its bar shows, and where the pane's play and turntable
+    /// buttons are each time it changes (the pane's layout has settled by then).
+    private static func installTurntable(in window: UnsafeMutablePointer<GtkWidget>, pane: AlbumDetailPane, tokens: inout [ObservationToken]) {
+        guard let turntable = TurntableController.current else { return }
+        turntable.bar.onTrackText = { TestEvents.note("turntable-track \($0)") }
+        var last = ""
+        turntable.store.state.subscribe(initial: false) { state in
+            let line = "turntable \(state.phase) side=\(state.side ?? "none") next=\(state.nextSide ?? "none") track=\(state.track?.number ?? "none")"
+            guard line != last else { return }
+            last = line
+            TestEvents.note(line)
+            // Where "Play Side B" is (the test turns the record over with a click).
+            if state.phase == .sideOver { TestEvents.reportPoint("turntable-flip", of: turntable.bar.flipButton, in: window) }
+            TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: window)
+            TestEvents.reportPoint("spin-button", of: pane.record.spinButton, in: window)
+        }.store(in: &tokens)
     }
 }

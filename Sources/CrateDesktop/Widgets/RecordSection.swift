@@ -2,7 +2,8 @@ import CGtk
 import CrateCore
 
 /// The album pane's record: the release's facts ("12\" Vinyl · Harvest · SHVL 804 · GB · 1973",
-/// the barcode), "I Own This" / "Want", and the copies owned, each with its remove button.
+/// the barcode), "I Own This" / "Want", "Spin This Record" (follow it on the user's turntable),
+/// and the copies owned, each with its remove button.
 @MainActor
 final class RecordSection {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -10,6 +11,8 @@ final class RecordSection {
     private let barcodeLabel: UnsafeMutablePointer<GtkWidget>
     let ownButton: UnsafeMutablePointer<GtkWidget>
     let wantButton: UnsafeMutablePointer<GtkWidget>
+    /// `win.album-spin` for the album shown (its target is set by `show`).
+    let spinButton: UnsafeMutablePointer<GtkWidget>
     private let copiesBox: UnsafeMutablePointer<GtkWidget>
     private let errorLabel: UnsafeMutablePointer<GtkWidget>
     private var copyRows: [UnsafeMutablePointer<GtkWidget>] = []
@@ -35,8 +38,13 @@ final class RecordSection {
         gtk_widget_add_css_class(wantButton, "pill")
         Gtk.setTooltip(ownButton, L10n.tr("Add a copy of this record to what you own (Ctrl+Shift+O)"))
         Gtk.setTooltip(wantButton, L10n.tr("Put this album on your wantlist (Ctrl+Shift+W)"))
+        // An icon beside the two pills: three pills do not fit a 360 px pane.
+        spinButton = Gtk.iconButton("media-optical-symbolic", label: L10n.tr("Spin this record: follow it on your turntable and send its tracks as listens"))
+        gtk_widget_add_css_class(spinButton, "circular")
+        gtk_widget_set_valign(spinButton, GTK_ALIGN_CENTER)
         Gtk.append(buttons, ownButton)
         Gtk.append(buttons, wantButton)
+        Gtk.append(buttons, spinButton)
         copiesBox = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2, classes: ["record-copies"])
         errorLabel = Gtk.label("", classes: ["error", "caption"], xalign: 0.5)
         Gtk.wrap(errorLabel)
@@ -65,6 +73,10 @@ final class RecordSection {
         showCopies(copies)
         Gtk.setText(errorLabel, state.errorMessage ?? "")
         gtk_widget_set_visible(errorLabel, state.errorMessage == nil ? 0 : 1)
+        if let id = state.albumID {
+            gtk_actionable_set_action_target_value(crate_actionable(spinButton), g_variant_new_int64(gint64(id)))
+            gtk_actionable_set_action_name(crate_actionable(spinButton), "win.album-spin")
+        }
         gtk_widget_set_visible(widget, state.albumID == nil ? 0 : 1)
     }
 
