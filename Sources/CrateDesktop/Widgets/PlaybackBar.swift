@@ -8,10 +8,7 @@ import Foundation
 final class PlaybackBar {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let thumbnail: UnsafeMutablePointer<GtkWidget>
-    private let titleLabel: UnsafeMutablePointer<GtkWidget>
-    private let trackLabel: UnsafeMutablePointer<GtkWidget>
-    private let progress: UnsafeMutablePointer<GtkWidget>
-    private let timeLabel: UnsafeMutablePointer<GtkWidget>
+    private let titles: BarTitles
     private let playButton: UnsafeMutablePointer<GtkWidget>
     private var tokens: [ObservationToken] = []
     private var shownArtwork: String?
@@ -26,35 +23,12 @@ final class PlaybackBar {
         gtk_widget_set_size_request(thumbnail, 48, 48)
         gtk_picture_set_content_fit(crate_picture(thumbnail), GTK_CONTENT_FIT_COVER)
         gtk_widget_add_css_class(thumbnail, "artwork-missing")
-        let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
-        gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
-        // The titles take what the controls leave: the bar fits a 360 px window.
-        gtk_widget_set_hexpand(text, 1)
-        titleLabel = Gtk.label("", classes: ["heading"])
-        trackLabel = Gtk.label("", classes: ["dim-label"])
-        // Ellipsized, but never to nothing: a few characters of each always show.
-        gtk_label_set_width_chars(crate_label(titleLabel), 6)
-        gtk_label_set_width_chars(crate_label(trackLabel), 6)
-        for label in [titleLabel, trackLabel] { gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END) }
-        Gtk.append(text, titleLabel)
-        Gtk.append(text, trackLabel)
-        // Progress and time go under the titles, not beside them: beside, their minimum widths
-        // (Adwaita's trough is 150 px) left a 360 px window's titles no room but "…".
-        progress = gtk_progress_bar_new()!
-        gtk_widget_set_hexpand(progress, 1)
-        gtk_widget_add_css_class(progress, "accent")
-        gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
-        Gtk.setAccessibleLabel(progress, L10n.tr("Track progress"))
-        timeLabel = Gtk.label("", classes: ["dim-label", "numeric", "caption"], xalign: 1)
-        let progressRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-        Gtk.append(progressRow, progress)
-        Gtk.append(progressRow, timeLabel)
-        Gtk.append(text, progressRow)
+        titles = BarTitles(progressName: L10n.tr("Track progress"))
         let previous = Gtk.iconButton("media-skip-backward-symbolic", label: L10n.tr("Previous track (Ctrl+←)"), action: "player.previous")
         playButton = Gtk.iconButton("media-playback-start-symbolic", label: L10n.tr("Play (Space)"), action: "player.toggle-play")
         let next = Gtk.iconButton("media-skip-forward-symbolic", label: L10n.tr("Next track (Ctrl+→)"), action: "player.next")
         let stop = Gtk.iconButton("media-playback-stop-symbolic", label: L10n.tr("Stop (Ctrl+.)"), action: "player.stop")
-        for child in [thumbnail, text, previous, playButton, next, stop] { Gtk.append(bar, child) }
+        for child in [thumbnail, titles.widget, previous, playButton, next, stop] { Gtk.append(bar, child) }
         gtk_revealer_set_child(crate_revealer(widget), bar)
 
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
@@ -68,24 +42,20 @@ final class PlaybackBar {
         let active = state.status != .stopped || state.isPreparingQueue
         gtk_revealer_set_reveal_child(crate_revealer(widget), active ? 1 : 0)
         guard let album = state.nowPlayingAlbum else {
-            Gtk.setText(titleLabel, state.isPreparingQueue ? L10n.tr("Preparing the queue…") : "")
-            Gtk.setText(trackLabel, state.message ?? "")
+            Gtk.setText(titles.titleLabel, state.isPreparingQueue ? L10n.tr("Preparing the queue…") : "")
+            Gtk.setText(titles.trackLabel, state.message ?? "")
             return
         }
-        Gtk.setText(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
-        Gtk.setTooltip(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
         // A request refused for another album is said in its pane and the banner, not under this one.
         let message = state.refusedAlbumID == nil ? state.message : nil
         let trackText = message ?? state.nowPlayingTrack.map { L10n.tr("%@. %@", $0.disc > 1 ? String($0.disc) + "." + String($0.position) : String($0.position), $0.title) } ?? ""
-        Gtk.setText(trackLabel, trackText)
+        let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
+        let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
+        titles.show(title: L10n.tr("%@ — %@", album.title, album.artist), track: trackText, fraction: fraction, time: time)
         if trackText != shownTrackText {
             shownTrackText = trackText
             onTrackText?(trackText)
         }
-        let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
-        gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
-        let time = "\(TrackListView.format(state.positionMs).ifEmpty("0:00")) / \(TrackListView.format(state.durationMs))"
-        Gtk.setText(timeLabel, time)
         if WidgetEvents.isObserved, time != shownTime { WidgetEvents.say("bar-time \(time) fraction=\(String(format: "%.3f", fraction))") }
         shownTime = time
         let playing = state.status == .playing

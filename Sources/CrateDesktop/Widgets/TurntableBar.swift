@@ -9,10 +9,7 @@ import Foundation
 @MainActor
 final class TurntableBar {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let titleLabel: UnsafeMutablePointer<GtkWidget>
-    private let trackLabel: UnsafeMutablePointer<GtkWidget>
-    private let progress: UnsafeMutablePointer<GtkWidget>
-    private let timeLabel: UnsafeMutablePointer<GtkWidget>
+    private let titles: BarTitles
     private let playButton: UnsafeMutablePointer<GtkWidget>
     private let nextButton: UnsafeMutablePointer<GtkWidget>
     let flipButton: UnsafeMutablePointer<GtkWidget>
@@ -28,25 +25,7 @@ final class TurntableBar {
         let icon = gtk_image_new_from_icon_name("media-optical-symbolic")!
         gtk_image_set_pixel_size(crate_image(icon), 32)
         Gtk.setTooltip(icon, L10n.tr("On your turntable: Crate follows the record and plays nothing"))
-        let text = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
-        gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
-        gtk_widget_set_hexpand(text, 1)
-        titleLabel = Gtk.label("", classes: ["heading"])
-        trackLabel = Gtk.label("", classes: ["dim-label"])
-        for label in [titleLabel, trackLabel] {
-            gtk_label_set_width_chars(crate_label(label), 6)
-            gtk_label_set_ellipsize(crate_label(label), PANGO_ELLIPSIZE_END)
-            Gtk.append(text, label)
-        }
-        progress = gtk_progress_bar_new()!
-        gtk_widget_set_hexpand(progress, 1)
-        gtk_widget_set_valign(progress, GTK_ALIGN_CENTER)
-        Gtk.setAccessibleLabel(progress, L10n.tr("Track progress on the turntable"))
-        timeLabel = Gtk.label("", classes: ["dim-label", "numeric", "caption"], xalign: 1)
-        let progressRow = Gtk.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6)
-        Gtk.append(progressRow, progress)
-        Gtk.append(progressRow, timeLabel)
-        Gtk.append(text, progressRow)
+        titles = BarTitles(progressName: L10n.tr("Track progress on the turntable"))
         playButton = Gtk.iconButton("media-playback-pause-symbolic", label: L10n.tr("Pause the record"), action: "turntable.toggle-play")
         nextButton = Gtk.iconButton("media-skip-forward-symbolic", label: L10n.tr("Next track on the record"), action: "turntable.skip")
         flipButton = gtk_button_new_with_label("")!
@@ -54,7 +33,7 @@ final class TurntableBar {
         gtk_widget_add_css_class(flipButton, "suggested-action")
         gtk_widget_set_valign(flipButton, GTK_ALIGN_CENTER)
         let stop = Gtk.iconButton("media-playback-stop-symbolic", label: L10n.tr("Take the record off (stop following it)"), action: "turntable.stop")
-        for child in [icon, text, playButton, nextButton, flipButton, stop] { Gtk.append(bar, child) }
+        for child in [icon, titles.widget, playButton, nextButton, flipButton, stop] { Gtk.append(bar, child) }
         gtk_revealer_set_child(crate_revealer(widget), bar)
         store.state.subscribe(initial: true) { [weak self] state in self?.render(state) }.store(in: &tokens)
     }
@@ -62,8 +41,6 @@ final class TurntableBar {
     private func render(_ state: TurntableStore.State) {
         gtk_revealer_set_reveal_child(crate_revealer(widget), state.isActive ? 1 : 0)
         guard let album = state.album else { return }
-        Gtk.setText(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
-        Gtk.setTooltip(titleLabel, L10n.tr("%@ — %@", album.title, album.artist))
         let trackText: String
         switch state.phase {
         case .sideOver:
@@ -75,16 +52,16 @@ final class TurntableBar {
             let title = state.track?.title ?? ""
             trackText = L10n.tr("Side %@ · %@. %@", state.side ?? "", number, title)
         }
-        Gtk.setText(trackLabel, trackText)
-        Gtk.setTooltip(trackLabel, trackText)
+        let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
+        let position = state.positionMs < 1_000 ? "0:00" : TrackListView.format(state.positionMs)
+        let time = state.track == nil ? "" : L10n.tr("%@ / %@", position, TrackListView.format(state.durationMs))
+        titles.show(title: L10n.tr("%@ — %@", album.title, album.artist), track: trackText, fraction: fraction, time: time)
+        // The side's end says what to do in a sentence that may not fit: all of it on hover.
+        Gtk.setTooltip(titles.trackLabel, trackText)
         if trackText != shownTrackText {
             shownTrackText = trackText
             onTrackText?(trackText)
         }
-        let fraction = state.durationMs > 0 ? Double(state.positionMs) / Double(state.durationMs) : 0
-        gtk_progress_bar_set_fraction(OpaquePointer(progress), min(1, max(0, fraction)))
-        let position = state.positionMs < 1_000 ? "0:00" : TrackListView.format(state.positionMs)
-        Gtk.setText(timeLabel, state.track == nil ? "" : L10n.tr("%@ / %@", position, TrackListView.format(state.durationMs)))
         let playing = state.phase == .playing
         gtk_button_set_icon_name(crate_button(playButton), playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         let playLabel = playing ? L10n.tr("Pause the record") : L10n.tr("Carry on following the record")
