@@ -61,7 +61,8 @@ extension WindowTestHooks {
             }
             let missing = state.unavailable.map(\.signal.rawValue).joined(separator: ",")
             TestEvents.note("genre-bar genre=\(state.genre?.id ?? "wall") subs=\(state.selected.isEmpty ? "none" : state.selected.joined(separator: ",")) pills=\(state.genre?.subcategories.count ?? state.genres.count)")
-            TestEvents.note("genre-feed genre=\(state.genre?.id ?? "wall") phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing)")
+            let reasons = Set(state.unavailable.map(\.reason)).sorted().joined(separator: "|")
+            TestEvents.note("genre-feed genre=\(state.genre?.id ?? "wall") phase=\(phase) tiles=\(state.tiles.count) unavailable=\(missing.isEmpty ? "none" : missing) reasons=\(reasons.isEmpty ? "none" : reasons)")
             reportGenrePoints(genres.area, in: window.widget)
         }
         genres.onRender = render
