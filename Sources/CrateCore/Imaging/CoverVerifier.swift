@@ -193,8 +193,7 @@ public enum TierZeroRule {
         for (index, hit) in shortlist.enumerated() {
             guard let verdict = try check(hit) else { continue }
             if verdict.accepted { return hit }
-            if index == 0, verdict.outcome == .notAligned, hit.distance <= strict.maxDistance,
-               hit.runnerUpDistance - hit.distance >= strict.minMargin {
+            if index == 0, verdict.outcome == .notAligned, hit.passes(strict) {
                 return hit
             }
         }
