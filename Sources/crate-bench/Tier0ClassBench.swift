@@ -77,7 +77,7 @@ struct ClassRow {
 /// The fixture covers as a crate: their hashes in a table and their artwork decoded, as the
 /// scan pipeline keeps them.
 struct Tier0Library {
-    let preparer = ImagePreparer()
+    let preparer = benchPreparer()
     var table = CoverTable()
     var covers: [StoredCover] = []
     var names: [Int64: String] = [:]

@@ -43,8 +43,7 @@ final class VerificationDump {
             func corners(_ o: CropOutline?) -> String {
                 o.map { $0.points.map { String(format: "%.3f", $0 * side) }.joined(separator: ",") } ?? "-"
             }
-            let strict = hit.distance <= LocalMatcher.standard.maxDistance
-                && hit.runnerUpDistance - hit.distance >= LocalMatcher.standard.minMargin
+            let strict = hit.passes(LocalMatcher.standard)
             let outline = start == square ? nil : start
             lines += [set, file, group, expected ?? "-", "\(id).ppm", "\(rank)", name, "\(hit.distance)", strict ? "1" : "0",
                       corners(square), corners(outline)].joined(separator: "\t") + "\n"

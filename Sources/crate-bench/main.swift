@@ -67,9 +67,12 @@ func runVipsVersion() -> Double? {
 }
 
 /// The preparer to measure: `CRATE_TABLE=consumer` builds the luma table on the consuming
-/// thread, as before the table moved to the decoding thread (both in one build, side by side).
+/// thread, as before the table moved to the decoding thread (both in one build, side by side);
+/// `CRATE_EDGE_SEARCH=off` leaves out the squares run out of the frame (`EdgeSearch`).
 func benchPreparer() -> ImagePreparer {
-    var preparer = ImagePreparer()
+    let standard = CropSearch.standard
+    let edges = ProcessInfo.processInfo.environment["CRATE_EDGE_SEARCH"] == "off" ? EdgeSearch.none : standard.edges
+    var preparer = ImagePreparer(cropSearch: CropSearch(scales: standard.scales, offsets: standard.offsets, edges: edges))
     preparer.integralOnDecoderThread = ProcessInfo.processInfo.environment["CRATE_TABLE"] != "consumer"
     return preparer
 }
@@ -172,7 +175,8 @@ func calibrate(_ dir: String) throws {
     // Experiments: CRATE_SCALES="0.5,0.6" CRATE_OFFSETS="-0.1,0,0.1".
     func list(_ key: String) -> [Double]? { env[key].map { $0.split(separator: ",").compactMap { Double($0) } } }
     let search = CropSearch(scales: list("CRATE_SCALES") ?? CropSearch.standard.scales,
-                            offsets: list("CRATE_OFFSETS") ?? CropSearch.standard.offsets)
+                            offsets: list("CRATE_OFFSETS") ?? CropSearch.standard.offsets,
+                            edges: benchPreparer().cropSearch.edges)
     let preparer = ImagePreparer(cropSearch: search)
     let fm = FileManager.default
     var covers: [StoredCover] = []

@@ -6,15 +6,70 @@ public struct CropSearch: Sendable {
     /// Centre offsets as fractions of the shorter side (applied on both axes).
     public let offsets: [Double]
 
-    public init(scales: [Double], offsets: [Double]) {
+    /// Squares run out of the frame on one side (see `EdgeSearch`).
+    public let edges: EdgeSearch
+
+    public init(scales: [Double], offsets: [Double], edges: EdgeSearch = .standard) {
         self.scales = scales
         self.offsets = offsets
+        self.edges = edges
     }
 
     /// 0.64–1.0 in steps of 0.06, offsets ±6 % in steps of 3 % (docs/decisions/0007-tier-0-local-match.md).
     public static let standard = CropSearch(
         scales: [0.64, 0.70, 0.76, 0.82, 0.88, 0.94, 1.0],
         offsets: [-0.06, -0.03, 0, 0.03, 0.06])
+}
+
+/// Squares that run out of the frame on one side, for a cover the frame cut: centred squares
+/// never reach the frame's edge, and a cut cover's outline may have no edge to find (a grey cover
+/// on a grey table), so these do not depend on `QuadFinder`. The part outside repeats the
+/// frame's last pixels; at 5–15 % of the cover cut off the hash still comes within 50–76 bits of
+/// the cover (decision 0039, fourth round).
+public struct EdgeSearch: Sendable {
+    /// Square sides as fractions of the photo's shorter side.
+    public let scales: [Double]
+    /// How much of the square lies outside the frame (fraction of its side).
+    public let depths: [Double]
+    /// Offsets along the edge from centred, as fractions of the shorter side.
+    public let offsets: [Double]
+
+    public init(scales: [Double], depths: [Double], offsets: [Double]) {
+        self.scales = scales
+        self.depths = depths
+        self.offsets = offsets
+    }
+
+    /// The crop search's scale step (0.06) over the sizes a cut cover still fills the frame with,
+    /// two depths, three places along each of the four edges: 96 squares.
+    public static let standard = EdgeSearch(scales: [0.70, 0.76, 0.82, 0.88], depths: [0.06, 0.12],
+                                            offsets: [-0.06, 0, 0.06])
+    public static let none = EdgeSearch(scales: [], depths: [], offsets: [])
+
+    /// The squares along frame edge `edge` (0 left, 1 right, 2 top, 3 bottom) of a `width` ×
+    /// `height` upright photo, in display pixels.
+    func squares(edge: Int, width: Double, height: Double) -> [(x: Double, y: Double, side: Double)] {
+        let short = min(width, height)
+        var out: [(x: Double, y: Double, side: Double)] = []
+        for scale in scales {
+            let side = scale * short
+            for depth in depths {
+                for offset in offsets {
+                    var x = (width - side) / 2 + offset * short, y = (height - side) / 2 + offset * short
+                    switch edge {
+                    case 0: x = -depth * side
+                    case 1: x = width - side + depth * side
+                    case 2: y = -depth * side
+                    default: y = height - side + depth * side
+                    }
+                    // Out of the frame on its own edge only: along the edge it stays inside.
+                    let inside = edge < 2 ? (y >= -1 && y + side <= height + 1) : (x >= -1 && x + side <= width + 1)
+                    if inside { out.append((x, y, side)) }
+                }
+            }
+        }
+        return out
+    }
 }
 
 /// Hashes of one photo: a 256-bit hash per crop and rotation, plus 64-bit hashes of the centre square.
@@ -26,17 +81,30 @@ public struct PhotoHashes: Sendable {
     /// rotations) come from `cropSquares[i]`.
     public let cropSquares: [CropSquare]
     /// Where the outline candidates after them were taken: `candidates[4 * (cropSquares.count + i)
-    /// ..< … + 4]` come from `outlines[i]` (a cover's outline seen turned or in perspective).
+    /// ..< … + 4]` come from `outlines[i]` (a cover's outline seen turned or in perspective, then
+    /// the squares run out of the frame, `EdgeSearch`).
     public let outlines: [CropOutline]
+    /// How many of `outlines`, at its end, are squares run out of the frame (`EdgeSearch`).
+    public let edgeSquareCount: Int
 
     /// Hashes computed elsewhere (tests, tools).
     public init(candidates: [Hash256], pHash: UInt64, dHash: UInt64, cropSquares: [CropSquare] = [],
-                outlines: [CropOutline] = []) {
+                outlines: [CropOutline] = [], edgeSquareCount: Int = 0) {
         self.candidates = candidates
         self.pHash = pHash
         self.dHash = dHash
         self.cropSquares = cropSquares
         self.outlines = outlines
+        self.edgeSquareCount = edgeSquareCount
+    }
+
+    /// The best distance to `target` over the crop squares and cover outlines, without the edge
+    /// squares: the hash's strict gate was calibrated without them, and a flat cover lying partly
+    /// under an unknown one can come near through a square half outside the frame.
+    public func gateDistance(to target: Hash256) -> Int {
+        var best = 256
+        for candidate in candidates.dropLast(4 * edgeSquareCount) { best = min(best, candidate.distance(to: target)) }
+        return best
     }
 
     /// Where the hash came nearest `target`: a crop square, or a cover outline when one of those
@@ -139,8 +207,11 @@ public enum CoverHashing {
         let short = min(ow, oh)
         let regions = outlines(quads, orientation: orientation, width: w, height: h,
                                x: (ow - short) / 2, y: (oh - short) / 2, side: short)
-        return PhotoHashes(candidates: base.candidates + extra, pHash: base.pHash, dHash: base.dHash,
-                           cropSquares: base.cropSquares, outlines: regions)
+        let edges = (0..<4).flatMap { edgeCandidates(of: integral, orientation: orientation, edge: $0, search: search.edges) }
+        let edgeRegions = edgeSquares(width: stored.width, height: stored.height, orientation: orientation,
+                                      search: search.edges).map(CropOutline.init(square:))
+        return PhotoHashes(candidates: base.candidates + extra + edges, pHash: base.pHash, dHash: base.dHash,
+                           cropSquares: base.cropSquares, outlines: regions + edgeRegions, edgeSquareCount: edgeRegions.count)
     }
 
     /// Where `quadHashes` hashed, in its order (one outline per quad and inset).
@@ -203,6 +274,30 @@ public enum CoverHashing {
             }
         }
         return candidates
+    }
+
+    /// The 256-bit hashes (4 rotations each) of `search`'s squares along frame edge `edge`.
+    static func edgeCandidates(of integral: IntegralImage, orientation: ExifOrientation, edge: Int,
+                               search: EdgeSearch) -> [Hash256] {
+        let sw = Double(integral.width), sh = Double(integral.height)
+        let ow = orientation.swapsDimensions ? sh : sw, oh = orientation.swapsDimensions ? sw : sh
+        let hasher = PerceptualHasher()
+        return search.squares(edge: edge, width: ow, height: oh).flatMap { square in
+            let stored = storedSquare(x: square.x, y: square.y, side: square.side, orientation: orientation, width: sw, height: sh)
+            return hasher.dct256Rotations(of: integral, x: stored.x, y: stored.y, side: square.side, orientation: orientation)
+        }
+    }
+
+    /// The squares `edgeCandidates` hashes for edges 0…3, in order, as fractions of the centre square.
+    static func edgeSquares(width: Int, height: Int, orientation: ExifOrientation, search: EdgeSearch) -> [CropSquare] {
+        let sw = Double(width), sh = Double(height)
+        let ow = orientation.swapsDimensions ? sh : sw, oh = orientation.swapsDimensions ? sw : sh
+        let short = min(ow, oh)
+        return (0..<4).flatMap { edge in
+            search.squares(edge: edge, width: ow, height: oh).map {
+                CropSquare(x: ($0.x - (ow - short) / 2) / short, y: ($0.y - (oh - short) / 2) / short, side: $0.side / short)
+            }
+        }
     }
 
     /// The squares `cropCandidates` hashes, in the same order, as fractions of the centre square.

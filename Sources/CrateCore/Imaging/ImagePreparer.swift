@@ -136,10 +136,12 @@ public struct ImagePreparer: Sendable {
         var outline: [Hash256] = []
         var quads: [Quad] = []
         var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
-        var crops = [[Hash256]](repeating: [], count: scales.count)
+        let edgeSearch = cropSearch.edges
+        // The crop scales, then the four frame edges (`EdgeSearch`).
+        var crops = [[Hash256]](repeating: [], count: scales.count + 4)
         crops.withUnsafeMutableBufferPointer { crops in
             // Each task writes its own variable or its own slot of `crops`.
-            Parallel.perform(iterations: 2 + scales.count) { task in
+            Parallel.perform(iterations: 2 + scales.count + 4) { task in
                 switch task {
                 case 0:
                     let upright = plan.finish().oriented(orientation)
@@ -149,9 +151,12 @@ public struct ImagePreparer: Sendable {
                     quads = QuadFinder.find(in: EdgeMap(shrinker))
                     outline = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
                     centre = CoverHashing.centreHashes(of: integral, orientation: orientation)
-                default:
+                case 2..<(2 + scales.count):
                     crops[task - 2] = CoverHashing.cropCandidates(of: integral, orientation: orientation,
                                                                   scale: scales[task - 2], offsets: offsets)
+                default:
+                    crops[task - 2] = CoverHashing.edgeCandidates(of: integral, orientation: orientation,
+                                                                  edge: task - 2 - scales.count, search: edgeSearch)
                 }
             }
         }
@@ -159,17 +164,22 @@ public struct ImagePreparer: Sendable {
         let dw = Double(orientation.swapsDimensions ? h : w), dh = Double(orientation.swapsDimensions ? w : h)
         let short = min(dw, dh)
         let vx = square.x * factor, vy = square.y * factor
-        let squares = scales.flatMap {
-            CoverHashing.cropSquares(width: w, height: h, orientation: orientation, scale: $0, offsets: offsets)
-        }.map { (c: CropSquare) -> CropSquare in
+        let inVision = { (c: CropSquare) -> CropSquare in
             let x: Double = (c.x * short + (dw - short) / 2 - vx) / side
             let y: Double = (c.y * short + (dh - short) / 2 - vy) / side
             return CropSquare(x: x, y: y, side: c.side * short / side)
         }
+        let squares = scales.flatMap {
+            CoverHashing.cropSquares(width: w, height: h, orientation: orientation, scale: $0, offsets: offsets)
+        }.map(inVision)
+        let edgeSquares = CoverHashing.edgeSquares(width: w, height: h, orientation: orientation, search: edgeSearch).map(inVision)
         let outlines = CoverHashing.outlines(quads, orientation: orientation, width: Double(w), height: Double(h),
                                              x: vx, y: vy, side: side)
-        let hashes = PhotoHashes(candidates: crops.flatMap { $0 } + outline, pHash: centre.pHash, dHash: centre.dHash,
-                                 cropSquares: squares, outlines: outlines)
+        // Candidates in `PhotoHashes`' order: crop squares, outlines, edge squares.
+        let hashes = PhotoHashes(candidates: crops.prefix(scales.count).flatMap { $0 } + outline + crops.suffix(4).flatMap { $0 },
+                                 pHash: centre.pHash, dHash: centre.dHash, cropSquares: squares,
+                                 outlines: outlines + edgeSquares.map(CropOutline.init(square:)),
+                                 edgeSquareCount: edgeSquares.count)
         let encoded = try jpeg.get()
         guard let visionImage else { throw ImageError.encodingFailed("no vision image") }
         return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage,

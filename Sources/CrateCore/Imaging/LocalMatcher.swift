@@ -8,6 +8,22 @@ public struct LocalMatch: Equatable, Sendable {
     public let distance: Int
     /// The next-best album's distance (256 when there is no other album).
     public let runnerUpDistance: Int
+    /// The distance without the squares run out of the frame (`EdgeSearch`): what the hash's own
+    /// gate (`LocalMatcher.standard`) was calibrated on, so the only distance it may decide on.
+    public let gateDistance: Int
+
+    public init(albumID: Int64, distance: Int, runnerUpDistance: Int, gateDistance: Int? = nil) {
+        self.albumID = albumID
+        self.distance = distance
+        self.runnerUpDistance = runnerUpDistance
+        self.gateDistance = gateDistance ?? distance
+    }
+
+    /// Whether `matcher`'s gate passes on `gateDistance`. The runner-up's distance may come from
+    /// an edge square too, so it only ever makes the margin look smaller than it is.
+    public func passes(_ matcher: LocalMatcher) -> Bool {
+        gateDistance <= matcher.maxDistance && runnerUpDistance - gateDistance >= matcher.minMargin
+    }
 }
 
 /// One stored cover to compare against.
@@ -78,8 +94,9 @@ public struct LocalMatcher: Sendable {
         guard let top = nearestTwo(photo, in: table, path: path) else { return nil }
         let best = top.best
         let runnerUp = top.filled > 1 ? Int(top.second.distance) : 256
-        guard Int(best.distance) <= maxDistance, runnerUp - Int(best.distance) >= minMargin else { return nil }
-        return LocalMatch(albumID: best.id, distance: Int(best.distance), runnerUpDistance: runnerUp)
+        let hit = LocalMatch(albumID: best.id, distance: Int(best.distance), runnerUpDistance: runnerUp,
+                             gateDistance: gateDistance(photo, best.id, Int(best.distance), table))
+        return hit.passes(self) ? hit : nil
     }
 
     /// The nearest two albums within `maxDistance`, nearest first, each with the next one's
@@ -89,12 +106,20 @@ public struct LocalMatcher: Sendable {
         var hits: [LocalMatch] = []
         let second = top.filled > 1 ? Int(top.second.distance) : 256
         if Int(top.best.distance) <= maxDistance {
-            hits.append(LocalMatch(albumID: top.best.id, distance: Int(top.best.distance), runnerUpDistance: second))
+            hits.append(LocalMatch(albumID: top.best.id, distance: Int(top.best.distance), runnerUpDistance: second,
+                                   gateDistance: gateDistance(photo, top.best.id, Int(top.best.distance), table)))
         }
         if top.filled > 1, second <= maxDistance {
-            hits.append(LocalMatch(albumID: top.second.id, distance: second, runnerUpDistance: 256))
+            hits.append(LocalMatch(albumID: top.second.id, distance: second, runnerUpDistance: 256,
+                                   gateDistance: gateDistance(photo, top.second.id, second, table)))
         }
         return hits
+    }
+
+    /// `distance` again without the edge squares' hashes (one album, so cheap).
+    private func gateDistance(_ photo: PhotoHashes, _ albumID: Int64, _ distance: Int, _ table: CoverTable) -> Int {
+        guard photo.edgeSquareCount > 0, let hash = table.hash(of: albumID) else { return distance }
+        return photo.gateDistance(to: hash)
     }
 
     private func nearestTwo(_ photo: PhotoHashes, in table: CoverTable, path: ScanPath) -> crate_top2? {

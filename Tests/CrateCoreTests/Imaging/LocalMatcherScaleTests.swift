@@ -70,3 +70,34 @@ extension LocalMatcherScaleTests {
         #expect(LocalMatcher.standard.match(PhotoHashes(candidates: [old], pHash: 0, dHash: 0), in: table) == nil)
     }
 }
+
+extension LocalMatcherScaleTests {
+    /// A square run out of the frame (`EdgeSearch`) can shortlist an album, but the hash's own gate,
+    /// calibrated without such squares, never decides on it: with a verification that cannot align,
+    /// tier 0 answers only when the album came that near without them.
+    @Test func edgeSquaresShortlistButNeverPassTheGate() {
+        var g = Seeded(state: 11)
+        let cover = randomHash(&g)
+        let table = CoverTable([StoredCover(albumID: 1, hash: CoverHash(pHash: 0, dHash: 0, dct256: cover)),
+                                StoredCover(albumID: 2, hash: CoverHash(pHash: 0, dHash: 0, dct256: randomHash(&g)))])
+        let far = (0..<4).map { _ in randomHash(&g) }
+        let close = [near(cover, bits: 10)] + (0..<3).map { _ in randomHash(&g) }
+        let square = CropOutline(square: CropSquare(x: -0.1, y: 0, side: 0.8))
+        let viaEdge = PhotoHashes(candidates: far + close, pHash: 0, dHash: 0, cropSquares: [CropSquare(x: 0, y: 0, side: 1)],
+                                  outlines: [square], edgeSquareCount: 1)
+        let viaOutline = PhotoHashes(candidates: far + close, pHash: 0, dHash: 0, cropSquares: [CropSquare(x: 0, y: 0, side: 1)],
+                                     outlines: [square])
+        let notAligned = CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
+
+        let shortlist = LocalMatcher.shortlist.shortlist(viaEdge, in: table)
+        #expect(shortlist.first?.albumID == 1 && shortlist.first?.distance == 10)
+        #expect(shortlist.first.map { $0.gateDistance > LocalMatcher.standard.maxDistance } == true)
+        #expect(viaEdge.nearestStart(to: cover) == square, "the check starts where the hash came nearest")
+        #expect(LocalMatcher.standard.match(viaEdge, in: table) == nil)
+        #expect(TierZeroRule.decide(shortlist) { _ in notAligned } == nil)
+
+        let plain = LocalMatcher.shortlist.shortlist(viaOutline, in: table)
+        #expect(LocalMatcher.standard.match(viaOutline, in: table)?.albumID == 1)
+        #expect(TierZeroRule.decide(plain) { _ in notAligned }?.albumID == 1)
+    }
+}

@@ -4,7 +4,11 @@ import Testing
 
 /// Tier 0 on `fixtures/images/classes` (scripts/make-tier0-classes, one photo per degradation
 /// class and per kind of hard negative, plus three turned covers the hash found only by their
-/// outline, one of them on a striped table, and two recoloured one-hue siblings; decision 0039).
+/// outline, one of them on a striped table, two covers cut by the frame found only by the squares
+/// run out of the frame (`EdgeSearch`: a grey cover cut at the top whose sides leave no edge, and
+/// one cut at the right whose outline loses to the table's stripes), a hand's shadow that bent the
+/// luma alignment (found by the second, shading-free one), and two recoloured one-hue siblings;
+/// decision 0039).
 /// The verification must tell light from content (`CoverVerifier.lightAware`): photos under light
 /// it models are found, and no hard negative is answered, whatever light it is under. Same rule
 /// as the scan pipeline (`TierZeroRule`); no timing.
@@ -53,7 +57,9 @@ struct TierZeroClassTests {
     }
 
     /// Light the verification models, things lying over the sleeve's edge, covers turned 5–25°
-    /// or cut by the frame, a pale ring worn by the record: each photo of these classes is found. (Classes left out are measured
+    /// or cut by the frame, a pale ring worn by the record, a hand's shadow: each photo of these
+    /// classes is found (the thumb's photo, a flat cover whose text the luma alignment set a few
+    /// pixels off, only since the shading-free second alignment). (Classes left out are measured
     /// in decision 0039 and not met yet.)
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
@@ -66,7 +72,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 31)
+        #expect(total == 34)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
@@ -83,9 +89,10 @@ struct TierZeroClassTests {
     }
 
     /// The fixture photos the calibration uses (`fixtures/images/photos`, `hard`, `negatives`) under
-    /// `lightAware`: since its third round (ring wear, a hue the camera renders its own way) it finds
-    /// 31 of the 34 photos and all 3 hard recall cases (`standard`: 32 and 2), and answers nothing
-    /// that is not in the crate.
+    /// `lightAware`: since its fourth round (a second, shading-free alignment) it finds 32 of the 34
+    /// photos and all 3 hard recall cases (`standard`: 32 and 2), and answers nothing that is not
+    /// in the crate — not even `negatives/unknown-02`, whose flat crate cover lying under an
+    /// unknown one comes within the hash's strict gate only through a square run out of the frame.
     @Test func calibrationPhotosUnderLightAware() async throws {
         let (found, wrong, answered) = try await BlockingWork.run { () -> (Int, Int, [String]) in
             let library = try self.library()
@@ -114,12 +121,12 @@ struct TierZeroClassTests {
         }
         #expect(wrong == 0)
         #expect(answered.isEmpty, "answered: \(answered)")
-        #expect(found >= 34)
+        #expect(found >= 35)
     }
 
     static let acceptedClasses = [
         "perspective", "rotation", "crop", "tungsten", "fluorescent", "led", "gradient", "vignette", "glare", "hand-shadow",
-        "sticker", "motion-blur", "jpeg40", "low-light", "clutter", "sleeve-wear", "ring-wear", "combo-shop",
+        "sticker", "finger", "motion-blur", "jpeg40", "low-light", "clutter", "sleeve-wear", "ring-wear", "combo-shop",
         "combo-worn-dim",
     ]
 }
