@@ -352,10 +352,10 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
                      colourModel.m[2][2], colourModel.hueTurn, ink, std::hypot(gc[0] - 1.0 / 3, gc[1] - 1.0 / 3), noise);
         for (int i = 0; i < kCells; i++) {
             if (i % kGrid == 0) std::fputs("  |", stderr);
-            std::fputc(" .gX"[state[i]], stderr);
+            std::fputc(state[i] == 3 && !textureBad[i] ? 'c' : " .gX"[state[i]], stderr);
             if (i % kGrid == kGrid - 1) {
                 std::fputs("|", stderr);
-                for (int j = i - kGrid + 1; j <= i; j++) std::fprintf(stderr, " %2d/%2d", int(std::min(99.0, chromaDistance[j] * 1000)), int(std::min(99.0, cells[j].pStd)));
+                for (int j = i - kGrid + 1; j <= i; j++) std::fprintf(stderr, " %2d/%+3d", int(std::min(99.0, chromaDistance[j] * 1000)), int(std::max(-99.0, std::min(99.0, lumaResiduals[j] * 100))));
                 std::fputs("\n", stderr);
             }
         }

@@ -95,6 +95,43 @@ Square chooseTurn(const cv::Mat &photoGray, Square sq, const cv::Mat &coverGray)
     return sq;
 }
 
+/// The square inside `sq` (its side 0.5–1 of `sq`'s, anywhere in it) and the quarter turn where
+/// the cover correlates best at 32 px: the hash's square can hold much more than the cover (a
+/// plain cover gives the hash little to tell the whole frame from the cover in it).
+Square searchStart(const cv::Mat &photoGray, Square sq, const cv::Mat &coverGray) {
+    constexpr int n = 32;
+    cv::Rect r(int(std::lround(sq.x)), int(std::lround(sq.y)), int(std::lround(sq.side)), int(std::lround(sq.side)));
+    r &= cv::Rect(0, 0, photoGray.cols, photoGray.rows);
+    Square best = chooseTurn(photoGray, sq, coverGray);
+    if (r.width < 16 || r.height < 16) return best;
+    cv::Mat t = resizedTo(coverGray, n, n), turned[4];
+    t.convertTo(t, CV_32F);
+    turned[0] = t;
+    cv::rotate(t, turned[1], cv::ROTATE_90_CLOCKWISE);
+    cv::rotate(t, turned[2], cv::ROTATE_180);
+    cv::rotate(t, turned[3], cv::ROTATE_90_COUNTERCLOCKWISE);
+    for (double scale : {0.9, 0.8, 0.7, 0.6, 0.5}) {
+        double k = n / (scale * sq.side);  // photo pixels → search pixels
+        cv::Mat region = resizedTo(photoGray(r), std::max(n, int(std::lround(r.width * k))), std::max(n, int(std::lround(r.height * k))));
+        region.convertTo(region, CV_32F);
+        for (int turn = 0; turn < 4; turn++) {
+            cv::Mat result;
+            cv::matchTemplate(region, turned[turn], result, cv::TM_CCOEFF_NORMED);
+            double score;
+            cv::Point at;
+            cv::minMaxLoc(result, nullptr, &score, nullptr, &at);
+            if (std::isfinite(score) && score > best.score) {
+                best.score = score;
+                best.turns = turn;
+                best.side = scale * sq.side;
+                best.x = r.x + at.x / k;
+                best.y = r.y + at.y / k;
+            }
+        }
+    }
+    return best;
+}
+
 /// The homography taking cover coordinates (0…side) to the photo square, turned `turns` times
 /// clockwise.
 cv::Mat turnMatrix(int turns, double n) {
@@ -118,6 +155,9 @@ cv::Mat squareHomography(const Square &sq, double coverSide) {
 }
 
 constexpr int kAlignCover = 128;  // Cover side for the alignment.
+/// Luma that keeps under this share of the cover's strongest colour axis's spread is no grey to
+/// align on (a grey axis keeps 0.58 of it; the violet and orange text cover 0.03).
+constexpr double kColourAxisRatio = 0.3;
 
 /// Refines `warp` (cover → photo, CV_32F) to a full homography by ECC; if that does not converge
 /// the warp stands. Returns the correlation at the final warp.
@@ -216,6 +256,53 @@ constexpr double kSecondChanceAgreement = 0.95;
 constexpr double kSecondChanceOccluded = 0.05;
 constexpr int kSecondChanceContent = 3;
 
+/// The grey the alignment works on: luma, unless the cover's colours hide its print from luma
+/// (orange letters on a violet ground are one grey), when it is the cover's own strongest colour
+/// axis. Both the photo and the cover are seen through the same map.
+struct AlignGrey {
+    bool luma = true;
+    cv::Matx13f weights;
+    float offset = 0;
+
+    static AlignGrey of(const cv::Mat &coverRGB) {
+        AlignGrey g;
+        cv::Mat samples = coverRGB.reshape(1, coverRGB.rows * coverRGB.cols), covar, mean;
+        samples.convertTo(samples, CV_64F);
+        cv::calcCovarMatrix(samples, covar, mean, cv::COVAR_NORMAL | cv::COVAR_ROWS | cv::COVAR_SCALE, CV_64F);
+        cv::Mat values, vectors;
+        cv::eigen(covar, values, vectors);
+        const double lumaWeights[3] = {0.299, 0.587, 0.114};
+        double axisStd = std::sqrt(std::max(0.0, values.at<double>(0))), lumaVar = 0, dot = 0;
+        for (int a = 0; a < 3; a++) {
+            dot += vectors.at<double>(0, a) * lumaWeights[a];
+            for (int b = 0; b < 3; b++) lumaVar += lumaWeights[a] * covar.at<double>(a, b) * lumaWeights[b];
+        }
+        if (axisStd < 8 || std::sqrt(std::max(0.0, lumaVar)) >= kColourAxisRatio * axisStd) return g;
+        g.luma = false;
+        // Scaled so the cover's spread along its axis is ±48 grey levels round 128; lighter stays
+        // lighter where it can.
+        double k = (dot < 0 ? -48.0 : 48.0) / axisStd;
+        g.offset = 128;
+        for (int c = 0; c < 3; c++) {
+            g.weights(c) = float(vectors.at<double>(0, c) * k);
+            g.offset -= float(g.weights(c) * mean.at<double>(c));
+        }
+        return g;
+    }
+
+    cv::Mat operator()(const cv::Mat &rgb) const {
+        cv::Mat grey;
+        if (luma) {
+            cv::cvtColor(rgb, grey, cv::COLOR_RGB2GRAY);
+            return grey;
+        }
+        cv::Mat f;
+        cv::transform(rgb, f, cv::Matx<float, 1, 4>(weights(0), weights(1), weights(2), offset));
+        f.convertTo(grey, CV_8U);
+        return grey;
+    }
+};
+
 /// Shading is taken out at this many pixels of the cover at kAlignCover (1/21 of its side).
 constexpr double kShadingSigma = 6;
 
@@ -259,15 +346,22 @@ void judge(const cv::Mat &small, const cv::Mat &coverRect, const cv::Mat &h, dou
     }
 }
 
+/// With CRATE_COVER_CHECK_MAP set, each alignment's verdict goes to stderr (the replay's map).
+void trace(const char *stage, bool luma, const crate_cover_check *c) {
+    static const bool on = std::getenv("CRATE_COVER_CHECK_MAP") != nullptr;
+    if (!on) return;
+    std::fprintf(stderr, "  %s (%s): status %d ecc %.2f agreement %.2f occluded %.2f content %d\n", stage, luma ? "luma" : "colour axis",
+                 c->status, c->correlation, c->agreement, c->occluded, c->content);
+}
+
 void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int chh, const double *corners,
          crate_cover_check_limits limits, crate_cover_check *out) {
     double scale = double(kPhotoSide) / std::max(pw, ph);
     cv::Mat photoRGB = wrap(photo, pw, ph);
     cv::Mat small = scale < 1 ? resizedTo(photoRGB, int(std::lround(pw * scale)), int(std::lround(ph * scale))) : photoRGB.clone();
     cv::Mat coverSmall = resizedTo(wrap(cover, cw, chh), kAlignCover, kAlignCover);
-    cv::Mat photoGray, coverGray;
-    cv::cvtColor(small, photoGray, cv::COLOR_RGB2GRAY);
-    cv::cvtColor(coverSmall, coverGray, cv::COLOR_RGB2GRAY);
+    const AlignGrey grey = AlignGrey::of(coverSmall);
+    cv::Mat photoGray = grey(small), coverGray = grey(coverSmall);
     cv::Mat coverRect = resizedTo(wrap(cover, cw, chh), kRectSide, kRectSide);
 
     // The homography from the start (a square or an outline) on these two greys; throws
@@ -296,6 +390,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     } catch (const cv::Exception &) {
         out->status = 3;
     }
+    trace("first", grey.luma, out);
     if (out->accepted || limits.method != 1) return;
     // Aligned but turned down: a shadow or a gradient may have bent the alignment. Align again
     // from the same start on the print's detail without its shading; a second chance, so it
@@ -315,6 +410,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
         } catch (const cv::Exception &) {
             again.accepted = 0;
         }
+        trace("shading-free", grey.luma, &again);
         if (again.accepted && again.agreement >= kSecondChanceAgreement && again.occluded <= kSecondChanceOccluded &&
             again.content <= kSecondChanceContent) {
             again.search = out->search;
@@ -322,10 +418,37 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             return;
         }
     }
+    // Nothing converged from the hash's square: it can hold far more than the cover (a plain cover
+    // on a plain table gives the hash little to tell the frame from the cover). Look for the cover
+    // inside it, smaller, and align from there; a second chance, held to the same limits. (Also
+    // tried after alignments that converged and were turned down: it then found the top one of two
+    // overlapping covers, a hard negative.)
+    if (out->status == 3 && isSquare(corners)) {
+        crate_cover_check placed = *out;
+        try {
+            Square start;
+            start.x = corners[0] * scale;
+            start.y = corners[1] * scale;
+            start.side = (corners[2] - corners[0]) * scale;
+            Square sq = searchStart(photoGray, start, coverGray);
+            cv::Mat h3;
+            double correlation = alignFromSquare(photoGray, coverGray, sq, h3);
+            judge(small, coverRect, h3, correlation, limits, &placed);
+        } catch (const cv::Exception &) {
+            placed.accepted = 0;
+        }
+        trace("placed", grey.luma, &placed);
+        if (placed.accepted && placed.agreement >= kSecondChanceAgreement && placed.occluded <= kSecondChanceOccluded &&
+            placed.content <= kSecondChanceContent) {
+            placed.search = out->search;
+            *out = placed;
+            return;
+        }
+    }
     // The hash's square can be off (a cover turned far or cut by the frame): align by features
     // instead, and keep that verdict only if it accepts.
     cv::Mat coverFeatures, hf;
-    cv::cvtColor(resizedTo(wrap(cover, cw, chh), kCoverSide, kCoverSide), coverFeatures, cv::COLOR_RGB2GRAY);
+    coverFeatures = grey(resizedTo(wrap(cover, cw, chh), kCoverSide, kCoverSide));
     if (!cratecheck::featureHomography(photoGray, coverFeatures, hf)) return;
     cv::Mat toFeatures = (cv::Mat_<double>(3, 3) << double(kCoverSide) / kAlignCover, 0, 0, 0, double(kCoverSide) / kAlignCover, 0, 0, 0, 1);
     cv::Mat warp;
@@ -339,6 +462,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
         return;
     }
     second.search = out->search;
+    trace("features", grey.luma, &second);
     if (second.accepted || out->status != 0) *out = second;
 }
 

@@ -4,7 +4,7 @@
 // (docs/decisions/0039-verification-that-tells-light-from-content.md). Built and run by
 // scripts/replay-cover-checks. Environment: STD=1 method 0 (0015) instead of lightAware, V=1 every
 // photo, ONLY=substring of the photo's file, MINVIS / MAXCONTENT / MINAGR to try other limits,
-// CRATE_COVER_CHECK_MAP=1 the cell map of each check.
+// CRATE_COVER_CHECK_MAP=1 the cell map of each check and each alignment's verdict.
 #include "crate_plugins.h"
 #include <cstdio>
 #include <cstdlib>

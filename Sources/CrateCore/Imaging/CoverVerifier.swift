@@ -71,8 +71,9 @@ public struct CoverVerifier: Sendable {
                                                maxOccluded: Double(Float(0.2)), maxContent: 4)
 
     /// Light told from content (decision 0039), the scan's default: measured with `crate-bench
-    /// tier0-classes`, 157 of 168 hard photos found and none of the 40 hard negatives answered
-    /// (`standard`: 119 and 10 wrong albums); on the calibration photos 35 of 37 (`standard` 34).
+    /// tier0-classes`, 159 of 168 hard photos found and none of the 40 hard negatives under four
+    /// lights answered (`standard`: 119 and 10 wrong albums), but 2 of 40 under harder troubles
+    /// (a ring, a shadow); on the calibration photos 37 of 37 (`standard` 34).
     public static let lightAware = CoverVerifier(method: .lightAware, minCorrelation: Double(Float(0.1)),
                                                  minAgreement: Double(Float(0.75)), closeCorrelation: 1,
                                                  minAgreementWhenClose: 1, minVisible: Double(Float(0.6)),
