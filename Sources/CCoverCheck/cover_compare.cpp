@@ -220,8 +220,14 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         colourDetail[i] = std::max(pls[1] - cls[1], pls[2] - cls[2]);
         if (s.cStd < 2) flatNoise.push_back(s.pStd);
     }
-    // The photo's noise: what flat parts of the cover show in it (low light, JPEG blocks).
-    const double noise = median(flatNoise, 0);
+    // The photo's noise: what flat parts of the cover show in it (low light, JPEG blocks). The
+    // lower quartile, not the median: wear and a ring add structure to some of those cells, and a
+    // noise read from them let new words pass as flat (a reissue logo under ring wear).
+    double noise = 0;
+    if (!flatNoise.empty()) {
+        std::sort(flatNoise.begin(), flatNoise.end());
+        noise = flatNoise[(flatNoise.size() - 1) / 4];
+    }
     const double flat = std::max(5.0, 1.5 * noise + 2);
     std::vector<double> field = brightnessField(cells);
     std::vector<double> ratios;

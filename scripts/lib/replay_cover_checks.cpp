@@ -109,7 +109,8 @@ int main(int argc, char **argv) {
             }
             ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (accepted) { decision = r.cand; break; }
-            if (r.rank == "0" && out.status != 0 && r.strict) { decision = r.cand; notes += " (strict)"; break; }
+            bool misfit = !standard && out.status == 4 && out.correlation < 0.5f;  // CoverVerifier's `differs`
+            if (r.rank == "0" && out.status != 0 && !misfit && r.strict) { decision = r.cand; notes += " (strict)"; break; }
         }
         if (groups.empty() || groups.back().first != r0.group) groups.push_back({r0.group, {}});
         Tally &g = groups.back().second;

@@ -72,8 +72,12 @@ public struct CoverVerifier: Sendable {
 
     /// Light told from content (decision 0039), the scan's default: measured with `crate-bench
     /// tier0-classes`, 159 of 168 hard photos found and none of the 40 hard negatives under four
-    /// lights answered (`standard`: 119 and 10 wrong albums), but 2 of 40 under harder troubles
+    /// lights answered (`standard`: 119 and 10 wrong albums), but 1 of 40 under harder troubles
     /// (a ring, a shadow); on the calibration photos 37 of 37 (`standard` 34).
+    /// Under this correlation, an alignment to an implausible shape is `differs` (light-aware
+    /// only): true photos the hash decided that way aligned at 0.89–0.92, a recoloured sibling at 0.25.
+    static let misfitCorrelation: Float = 0.5
+
     public static let lightAware = CoverVerifier(method: .lightAware, minCorrelation: Double(Float(0.1)),
                                                  minAgreement: Double(Float(0.75)), closeCorrelation: 1,
                                                  minAgreementWhenClose: 1, minVisible: Double(Float(0.6)),
@@ -161,7 +165,17 @@ public struct CoverVerifier: Sendable {
                 }
             }
         }
-        let outcome: CoverCheck.Outcome = result.status != 0 ? .notAligned : result.accepted != 0 ? .accepted : .differs
+        let outcome: CoverCheck.Outcome
+        if result.status == 0 {
+            outcome = result.accepted != 0 ? .accepted : .differs
+        } else if method == .lightAware, result.status == 4, result.correlation < Self.misfitCorrelation {
+            // Aligned, after every second chance, to a shape no cover has, with the print barely
+            // correlated: the photo does not fit this cover, which is not "could not align" (a
+            // recoloured sibling otherwise went to the hash's strict gate, and the hash said yes).
+            outcome = .differs
+        } else {
+            outcome = .notAligned
+        }
         return CoverCheck(outcome: outcome, correlation: Double(result.correlation), visible: Double(result.visible),
                           agreement: Double(result.agreement), occluded: Double(result.occluded),
                           content: Int(result.content))
