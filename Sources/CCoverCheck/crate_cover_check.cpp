@@ -256,6 +256,12 @@ constexpr double kSecondChanceAgreement = 0.95;
 constexpr double kSecondChanceOccluded = 0.05;
 constexpr int kSecondChanceContent = 3;
 
+/// A second chance's acceptance: the check accepted and meets the stricter limits above.
+bool passesSecondChance(const crate_cover_check &c) {
+    return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= kSecondChanceOccluded &&
+           c.content <= kSecondChanceContent;
+}
+
 /// The grey the alignment works on: luma, unless the cover's colours hide its print from luma
 /// (orange letters on a violet ground are one grey), when it is the cover's own strongest colour
 /// axis. Both the photo and the cover are seen through the same map.
@@ -310,6 +316,15 @@ constexpr double kShadingSigma = 6;
 bool isSquare(const double *c) {
     double side = c[2] - c[0];
     return side > 0 && c[1] == c[3] && c[4] == c[2] && c[5] == c[7] && c[6] == c[0] && std::fabs((c[5] - c[1]) - side) < 1e-6 * side;
+}
+
+/// The crop square `corners` (see isSquare) at the photo's matching scale.
+Square squareAt(const double *corners, double scale) {
+    Square sq;
+    sq.x = corners[0] * scale;
+    sq.y = corners[1] * scale;
+    sq.side = (corners[2] - corners[0]) * scale;
+    return sq;
 }
 
 /// Rectifies the photo through `h` (cover at kAlignCover → `small`), compares it with the cover and
@@ -368,10 +383,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     // cv::Exception when nothing converges. `size`: the cover's side in the photo, in pixels.
     auto align = [&](const cv::Mat &photoG, const cv::Mat &coverG, cv::Mat &h, float *search, double *size) {
         if (isSquare(corners)) {
-            Square start;
-            start.x = corners[0] * scale;
-            start.y = corners[1] * scale;
-            start.side = (corners[2] - corners[0]) * scale;
+            Square start = squareAt(corners, scale);
             *size = start.side;
             Square sq = chooseTurn(photoG, start, coverG);
             *search = float(sq.score);
@@ -411,8 +423,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             again.accepted = 0;
         }
         trace("shading-free", grey.luma, &again);
-        if (again.accepted && again.agreement >= kSecondChanceAgreement && again.occluded <= kSecondChanceOccluded &&
-            again.content <= kSecondChanceContent) {
+        if (passesSecondChance(again)) {
             again.search = out->search;
             *out = again;
             return;
@@ -426,11 +437,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     if (out->status == 3 && isSquare(corners)) {
         crate_cover_check placed = *out;
         try {
-            Square start;
-            start.x = corners[0] * scale;
-            start.y = corners[1] * scale;
-            start.side = (corners[2] - corners[0]) * scale;
-            Square sq = searchStart(photoGray, start, coverGray);
+            Square sq = searchStart(photoGray, squareAt(corners, scale), coverGray);
             cv::Mat h3;
             double correlation = alignFromSquare(photoGray, coverGray, sq, h3);
             judge(small, coverRect, h3, correlation, limits, &placed);
@@ -438,8 +445,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             placed.accepted = 0;
         }
         trace("placed", grey.luma, &placed);
-        if (placed.accepted && placed.agreement >= kSecondChanceAgreement && placed.occluded <= kSecondChanceOccluded &&
-            placed.content <= kSecondChanceContent) {
+        if (passesSecondChance(placed)) {
             placed.search = out->search;
             *out = placed;
             return;
