@@ -39,15 +39,19 @@ public struct FeedbackSender: Sendable {
     public func run(limit: Int = 50) async -> FeedbackRunSummary {
         var summary = FeedbackRunSummary()
         guard let listenBrainz, listenBrainz.hasToken, !database.isReadOnly else { return summary }
+        // Each album at most once a pass: one deferred early may be due again before a slow pass
+        // ends, and it waits for the next pass (as its back-off meant).
+        var tried: Set<Int64> = []
         for _ in 0..<limit {
             let claimed: FeedbackItem?
             do {
-                claimed = try database.claimFeedback(leaseDuration: leaseDuration)
+                claimed = try database.claimFeedback(leaseDuration: leaseDuration, excluding: tried)
             } catch {
                 summary.lastError = UserMessage.text(for: error)
                 break
             }
             guard let item = claimed else { break }
+            tried.insert(item.id)
             do {
                 try await send(item, through: listenBrainz)
                 try database.settleFeedback(id: item.id, sent: true)

@@ -205,12 +205,14 @@ public final class MusicFolderMonitor {
                     }
                 }
                 let watcher = self.watcher
-                let (directories, result) = await Task.detached(priority: .utility) {
+                // Listing and watching thousands of folders blocks: a thread of its own, off the task pool.
+                guard let listed = try? await BlockingWork.run({ () -> (Int, DirectoryWatcher.Result) in
                     let directories = DirectoryTree.directories(under: roots)
                     let result = watcher?.watch(directories, budget: budget)
                         ?? DirectoryWatcher.Result(watched: 0, unwatched: directories, kernelLimitReached: false)
                     return (directories.count, result)
-                }.value
+                }) else { break }
+                let (directories, result) = listed
                 guard !self.isStopped else { break }
                 self.publish(directories: directories, result: result, problem: problem)
                 if !self.relistPending { break }

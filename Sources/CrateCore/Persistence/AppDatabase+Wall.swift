@@ -131,10 +131,13 @@ extension AppDatabase {
 
     /// Claims the next row due, leased to `owner` (this opening by default) until
     /// `leaseDuration` from `date`, in ONE `UPDATE … RETURNING`: two processes never get one row.
-    /// A row waits while an older row of the same album is pending (sent in order).
-    public func claimFeedback(owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = 60, at date: Date = Date()) throws -> FeedbackItem? {
+    /// A row waits while an older row of the same album is pending (sent in order). Rows in
+    /// `excluding` are passed over (a pass does not take again a row it already tried).
+    public func claimFeedback(owner: BatchLeaseOwner? = nil, leaseDuration: TimeInterval = 60, excluding: Set<Int64> = [],
+                              at date: Date = Date()) throws -> FeedbackItem? {
         try checkWritable()
         let owner = owner ?? leaseOwner
+        let skipped = excluding.isEmpty ? "" : "AND f.id NOT IN (\(excluding.sorted().map(String.init).joined(separator: ",")))"
         return try guardedWrite { db in
             let now = date.timeIntervalSince1970
             guard let row = try Row.fetchOne(db, sql: """
@@ -144,6 +147,7 @@ extension AppDatabase {
                     WHERE f.state = 'pending' AND f.nextAttemptAt <= ?
                       AND (f.leaseOwner IS NULL OR f.leaseExpiresAt <= ? OR crate_lease_gone(f.leaseOwner))
                       AND NOT EXISTS (SELECT 1 FROM feedback_outbox o WHERE o.releaseGroupId = f.releaseGroupId AND o.state = 'pending' AND o.id < f.id)
+                      \(skipped)
                     ORDER BY f.id LIMIT 1)
                 RETURNING *
                 """, arguments: [owner.stored, now + leaseDuration, date, now, now]) else { return nil }

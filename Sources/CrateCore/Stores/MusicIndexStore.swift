@@ -65,7 +65,14 @@ public final class MusicIndexStore {
             let folders = state.value.folders
             state.update { $0.isIndexing = true }
             let database = self.database, index = self.index
-            let result = await Task.detached(priority: .utility) { Result { try index(folders, database) } }.value
+            // A thread of its own: a scan of a big tree blocks for minutes, and on the two threads
+            // Swift's task pool has on a two-core machine every other task would wait behind it.
+            let result: Result<MusicScanReport, any Error>
+            do {
+                result = .success(try await BlockingWork.run { try index(folders, database) })
+            } catch {
+                result = .failure(error)
+            }
             state.update {
                 $0.isIndexing = false
                 $0.completed += 1

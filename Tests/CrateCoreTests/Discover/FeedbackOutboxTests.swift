@@ -54,6 +54,20 @@ struct FeedbackOutboxTests {
         #expect(third.score == 0 && third.releaseGroupID == first.releaseGroupID)
     }
 
+    /// A pass tries each album once: a row it deferred that is due again before the pass ends
+    /// (a slow pass on a busy machine) waits for the next pass.
+    @Test func aRowAPassAlreadyTriedIsPassedOver() throws {
+        let db = try AppDatabase.inMemory()
+        try db.rate(try Self.album(1), .favourite, feedback: true)
+        try db.rate(try Self.album(2), .dislike, feedback: true)
+        let first = try #require(try db.claimFeedback())
+        try db.settleFeedback(id: first.id, sent: false, error: "503", retryAt: Date().addingTimeInterval(-1))
+        let second = try #require(try db.claimFeedback(excluding: [first.id]))
+        #expect(second.id != first.id)
+        #expect(try db.claimFeedback(excluding: [first.id, second.id]) == nil)
+        #expect(try db.claimFeedback()?.id == first.id, "due again for the next pass")
+    }
+
     @Test func theSenderSendsEveryRecordingOnceAndRetriesAfterAFailure() async throws {
         let world = try WallTestWorld()
         defer { world.server.stop() }

@@ -31,9 +31,10 @@ struct MusicFolderMonitorTests {
         return (1 + outer + count + 13, deepest)
     }
 
-    /// Polls `condition` (a state reached through the main loop) with a generous limit: five minutes,
-    /// as a loaded 2-core machine took over two to list and watch the 4 000-folder tree.
-    static func wait(_ what: Comment, seconds: Double = 300, _ condition: @MainActor () throws -> Bool) async throws {
+    /// Polls `condition` (a state reached through the main loop) with a generous limit: fifteen
+    /// minutes, as a loaded 2-core machine running the whole suite took over five to list even a
+    /// 150-folder tree (the suite's image tests held the task pool).
+    static func wait(_ what: Comment, seconds: Double = 900, _ condition: @MainActor () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while try !condition() {
             if Date() > deadline {
