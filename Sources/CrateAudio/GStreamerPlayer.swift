@@ -268,10 +268,12 @@ public final class GStreamerPlayer: Player {
         finished.queueCount = queue.count
         finished.finishedQueue = true
         finished.problem = problem?.message ?? state.value.problem
-        state.set(finished)
+        // The line first: a caller waiting for the stopped state (`crate play`, through the player
+        // process, which reports both in this order) may close the log as soon as it sees it.
         var line = line(entryIndex: last, state: PlayerState.Status.stopped.rawValue, positionMs: 0)
         line.reason = "end_of_queue"
         log.append(line)
+        state.set(finished)
     }
 
     // MARK: - The bus
