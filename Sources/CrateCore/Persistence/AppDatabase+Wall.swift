@@ -137,7 +137,7 @@ extension AppDatabase {
                               at date: Date = Date()) throws -> FeedbackItem? {
         try checkWritable()
         let owner = owner ?? leaseOwner
-        let skipped = excluding.isEmpty ? "" : "AND f.id NOT IN (\(excluding.sorted().map(String.init).joined(separator: ",")))"
+        let skipped = excluding.isEmpty ? "" : "AND f.id NOT IN (\(excluding.map { _ in "?" }.joined(separator: ",")))"
         return try guardedWrite { db in
             let now = date.timeIntervalSince1970
             guard let row = try Row.fetchOne(db, sql: """
@@ -150,7 +150,7 @@ extension AppDatabase {
                       \(skipped)
                     ORDER BY f.id LIMIT 1)
                 RETURNING *
-                """, arguments: [owner.stored, now + leaseDuration, date, now, now]) else { return nil }
+                """, arguments: [owner.stored, now + leaseDuration, date, now, now] + StatementArguments(Array(excluding))) else { return nil }
             return Self.feedbackItem(from: row)
         }
     }
