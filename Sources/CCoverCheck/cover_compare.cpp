@@ -30,6 +30,12 @@ constexpr double kMaxHueTurn = 15;
 // Degrees the saturated ink's hue may turn once the photo is balanced on the cover's neutral
 // parts (`inkHueTurn`): true photos measure 0–7, recoloured siblings 100–125.
 constexpr double kMaxInkTurn = 45;
+// A line of new words in a colour near the ground's breaks into patches of 1–3 differing cells; the
+// cells between them pass on colour and texture but stay darker (or lighter) than the light
+// predicts, as the differing ones are. Such cells in the same row join the patch when the row it
+// makes is at least kBridgeWidth cells long.
+constexpr double kBridgeLuma = 0.10;
+constexpr int kBridgeWidth = 4;
 
 /// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
 /// the alignment error must not count as a difference.
@@ -312,7 +318,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     bool done[kCells] = {};
     for (int i = 0; i < kCells; i++) {
         if (state[i] != 3 || done[i]) continue;
-        std::vector<int> stack = {i}, patch;
+        std::vector<int> stack = {i}, patch, bridges;
         done[i] = true;
         int x0 = kGrid, y0 = kGrid, x1 = -1, y1 = -1;
         int edgeCells = 0;
@@ -328,13 +334,26 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
             for (int dy = -1; dy <= 1; dy++) {
                 for (int dx = -2; dx <= 2; dx++) {
                     int nx = x + dx, ny = y + dy, n = ny * kGrid + nx;
-                    if (nx < 0 || ny < 0 || nx >= kGrid || ny >= kGrid || done[n] || state[n] != 3) continue;
-                    done[n] = true;
-                    stack.push_back(n);
+                    if (nx < 0 || ny < 0 || nx >= kGrid || ny >= kGrid || done[n]) continue;
+                    if (state[n] == 3) {
+                        done[n] = true;
+                        stack.push_back(n);
+                    } else if (state[j] == 3 && state[n] == 1 && dy == 0 && std::fabs(lumaResiduals[n]) >= kBridgeLuma &&
+                               lumaResiduals[n] * lumaResiduals[j] > 0) {
+                        done[n] = true;
+                        bridges.push_back(n);
+                    }
                 }
             }
         }
         int size = int(patch.size());
+        // Bridged cells (agreeing in colour and texture but darker or lighter like the patch) join a
+        // line of new words broken by its letters' gaps; only a patch of one row, as words are.
+        if (!bridges.empty() && y0 == y1) {
+            int bx0 = x0, bx1 = x1;
+            for (int b : bridges) bx0 = std::min(bx0, b % kGrid), bx1 = std::max(bx1, b % kGrid);
+            if (bx1 - bx0 + 1 >= kBridgeWidth) size += int(bridges.size());
+        }
         bool strip = (x1 == x0 && (x0 == 0 || x0 == kGrid - 1)) || (y1 == y0 && (y0 == 0 || y0 == kGrid - 1));
         // Something lying over the sleeve comes in over its edge and covers less than half of it
         // either way; a one-cell strip along an edge is the outline's own misfit. Anything else of
