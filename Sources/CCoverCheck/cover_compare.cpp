@@ -280,7 +280,11 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // the cover is plain is content; contrast lost is often blur or haze, so the shape decides.
         bool textureOK;
         double pStdLit = s.pStd / std::exp(field[i]);
-        bool pFlat = s.pStd < flat, cFlat = s.cStd < 5;
+        // Where the light is dim the print's contrast is dimmed with it, the sensor's noise is not:
+        // the floor of 5 grey levels for "flat" scales with the light, the noise's part does not
+        // (an angled cover under a gradient kept its print at 4–5 grey levels, 0.45 of the light).
+        double flatHere = std::max(1.5 * noise + 2, 5.0 * std::min(1.0, std::exp(field[i])));
+        bool pFlat = s.pStd < flatHere, cFlat = s.cStd < 5;
         if (pFlat && cFlat) textureOK = true;
         else if (pStdLit > 2.0 * s.cStd + flat) textureOK = false;
         else if (cFlat) textureOK = true;
