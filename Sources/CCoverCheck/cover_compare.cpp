@@ -30,7 +30,7 @@ constexpr double kMaxHueTurn = 15;
 // Degrees the saturated ink's hue may turn once the photo is balanced on the cover's neutral
 // parts (`inkHueTurn`): true photos measure 0–7, recoloured siblings 100–125.
 constexpr double kMaxInkTurn = 45;
-// A line of new words in a colour near the ground's breaks into patches of 1–3 differing cells; the
+// A line of new words in a colour near the ground's breaks into patches of a few differing cells; the
 // cells between them pass on colour and texture but stay darker (or lighter) than the light
 // predicts, as the differing ones are. Such cells in the same row join the patch when the row it
 // makes is at least kBridgeWidth cells long.

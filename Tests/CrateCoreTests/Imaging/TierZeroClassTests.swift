@@ -78,7 +78,7 @@ struct TierZeroClassTests {
     }
 
     /// The same artwork with another title or artist line, a recoloured series sibling, a reissue
-    /// logo printed inside the artwork, and a cover half under another: none is answered. The
+    /// logo printed inside the artwork, and a cover half under an unknown sleeve: none is answered. The
     /// second artist line (`neg-artist-cover-09`, under ring wear) is dark blue on a blurred violet
     /// band: its letters broke into patches of one and four differing cells, under the content
     /// limit, until the cells between them, as much darker than the light as the letters, joined
