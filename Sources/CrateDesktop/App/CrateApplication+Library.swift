@@ -56,9 +56,11 @@ extension CrateApplication {
     static func verifyLibrary(_ database: AppDatabase, in window: MainWindow) {
         Task { @MainActor [weak window] in
             let started = Date()
-            let result = await Task.detached(priority: .utility) { database.verifyIntegrity() }.value
+            // On a thread of its own: reading a 50 000-album file would hold one of the task pool's
+            // two threads while the first page loads.
+            let result = try? await BlockingWork.run { database.verifyIntegrity() }
             StartupTiming.mark("integrity check done (\(Int(Date().timeIntervalSince(started) * 1000)) ms)")
-            guard case .damaged(let message) = result, let window else { return }
+            guard case .damaged(let message)? = result, let window else { return }
             window.banner.show(message, isError: true)
         }
     }
