@@ -34,6 +34,8 @@ final class WelcomeView {
         widget = adw_status_page_new()!
         gtk_widget_add_css_class(widget, "welcome")
         adw_status_page_set_icon_name(crate_status_page(widget), "media-optical-symbolic")
+        // A smaller icon and margins: the whole form fits a 1280×800 screen without scrolling.
+        gtk_widget_add_css_class(widget, "compact")
         adw_status_page_set_title(crate_status_page(widget), L10n.tr("Welcome to Crate"))
         adw_status_page_set_description(crate_status_page(widget),
             L10n.tr("Photograph a record cover and Crate names the album. Choose the service that reads covers; you can change it later in Preferences."))
