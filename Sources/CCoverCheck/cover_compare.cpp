@@ -234,7 +234,12 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         std::sort(flatNoise.begin(), flatNoise.end());
         noise = flatNoise[(flatNoise.size() - 1) / 4];
     }
-    const double flat = std::max(5.0, 1.5 * noise + 2);
+    // Below this a cell's structure is "flat": 5 grey levels of print, or the noise's share. Where the
+    // light is dim the print's contrast is dimmed with it, the sensor's noise is not, so only the
+    // print's part scales with the light (an angled cover under a gradient kept its print at 4–5
+    // grey levels, 0.45 of the light).
+    auto flatAt = [noise](double light) { return std::max(1.5 * noise + 2, 5.0 * std::min(1.0, light)); };
+    const double flat = flatAt(1.0);
     std::vector<double> field = brightnessField(cells);
     std::vector<double> ratios;
     for (int i = 0; i < kCells; i++) {
@@ -280,11 +285,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // the cover is plain is content; contrast lost is often blur or haze, so the shape decides.
         bool textureOK;
         double pStdLit = s.pStd / std::exp(field[i]);
-        // Where the light is dim the print's contrast is dimmed with it, the sensor's noise is not:
-        // the floor of 5 grey levels for "flat" scales with the light, the noise's part does not
-        // (an angled cover under a gradient kept its print at 4–5 grey levels, 0.45 of the light).
-        double flatHere = std::max(1.5 * noise + 2, 5.0 * std::min(1.0, std::exp(field[i])));
-        bool pFlat = s.pStd < flatHere, cFlat = s.cStd < 5;
+        bool pFlat = s.pStd < flatAt(std::exp(field[i])), cFlat = s.cStd < 5;
         if (pFlat && cFlat) textureOK = true;
         else if (pStdLit > 2.0 * s.cStd + flat) textureOK = false;
         else if (cFlat) textureOK = true;
