@@ -36,6 +36,13 @@ constexpr double kMaxInkTurn = 45;
 // makes is at least kBridgeWidth cells long.
 constexpr double kBridgeLuma = 0.10;
 constexpr int kBridgeWidth = 4;
+// A cell darker than the light predicts (log) by more than kShadowLuma, whose colour moved towards
+// grey by at most kShadowDrift × the share of light lost and whose print is kept, lies in a shadow
+// with edges too sharp for the smooth field (or is a dark part low light pressed darker still): not
+// judged, as glare is not. A hand's shadow drifts 0.13–0.18 of its loss; a line of new dark words
+// over a light ground 0.56–0.75.
+constexpr double kShadowLuma = 0.15;
+constexpr double kShadowDrift = 0.4;
 
 /// Best zero-mean correlation of cell `r` of `c` with `p` over shifts of ±2 px: what is left of
 /// the alignment error must not count as a difference.
@@ -249,7 +256,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     ColourModel colourModel = fitColour(cells, field);
     std::vector<double> regional = regionalGains(cells, colourModel, field);
 
-    // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear: not judged), 3 differs.
+    // Each cell: 0 outside, 1 agrees, 2 light (washed out by glare or wear, or in a shadow: not judged), 3 differs.
     int state[kCells] = {};
     bool textureBad[kCells] = {};
     double chromaDistance[kCells] = {}, lumaResiduals[kCells] = {};
@@ -276,7 +283,10 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // Under glare the cover's print is still there, only fainter, or washed out altogether.
         cv::Rect r((i % kGrid) * cell, (i / kGrid) * cell, cell, cell);
         bool printKept = s.pStd < flat || (s.cStd < 5 ? s.pStd <= 1.3 * s.cStd + flat : shiftedCorrelation(pg, cg, r) >= 0.5);
-        if (lighter && whitened && printKept) {
+        // A shadow (a hand, the photographer) takes light away and leaves the room's, so the colour
+        // may drift towards grey, but by no more than the share of light taken away.
+        bool shaded = lumaResidual < -kShadowLuma && std::hypot(vx, vy) <= kShadowDrift * (1 - std::exp(lumaResidual));
+        if ((lighter || shaded) && whitened && printKept) {
             state[i] = 2;
             continue;
         }

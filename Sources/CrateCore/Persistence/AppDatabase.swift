@@ -150,8 +150,10 @@ public final class AppDatabase: Sendable {
             Log.notice("the disk holding \(url.path) is full (\(error.message ?? "\(error.resultCode)")); library opened read-only")
             return try openReadOnly(at: url, reason: .diskFull(paths.dataDirectory.path), notice: notice, changePollInterval: changePollInterval)
         } catch let error as DatabaseError where isDamage(error) {
-            // Damage deeper in the file than the header: move aside once and start fresh.
-            let moved = try moveAside(url, because: error.message ?? "the file is damaged", now: now)
+            // Damage deeper in the file than the header: move aside once and start fresh. SQLite's
+            // own words ("Page 97: btreeInitPage() returns error code 11") go to the log, not the banner.
+            Log.error("\(url.path) is damaged: \(error.message ?? "\(error.resultCode)")")
+            let moved = try moveAside(url, because: "parts of the file are damaged", now: now)
             try? FileManager.default.removeItem(at: marker)
             return try openPool(at: url, notice: moved, check: true, changePollInterval: changePollInterval)
         } catch let error as DatabaseError {
