@@ -17,6 +17,8 @@ extension AppDatabase {
         switch error.resultCode {
         case .SQLITE_FULL:
             return CrateError.diskFull(path: path)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return CrateError.libraryDamaged(path: path)
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOMEM:
             return CrateError.databaseWriteFailed(reason: error.message ?? "\(error.resultCode)")
         default:

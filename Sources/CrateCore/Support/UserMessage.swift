@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The one place any error becomes the sentence a user reads (the CLI's stderr and scan lines,
 /// the window's banners). Crate's own errors speak for themselves (`LocalizedError`); Foundation's
@@ -14,6 +15,11 @@ public enum UserMessage {
         switch error {
         case let error as CrateError: return error.message
         case is CancellationError: return L10n.tr("The operation was cancelled.")
+        case let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB:
+            // A read that met a damaged page (writes say `CrateError.libraryDamaged`). SQLite's own
+            // words are for the log; the window's background check then marks the file for the next start.
+            Log.error("library damaged: \(error)")
+            return L10n.tr("Part of Crate's library could not be read: the file is damaged. Quit Crate and start it again: Crate then checks the file and, if it is damaged, keeps it aside and creates a new library.")
         case let error as DecodingError: return decoding(error)
         case let error as POSIXError:
             return L10n.tr("The system refused an operation (%@).", String(cString: strerror(error.code.rawValue)))

@@ -27,7 +27,7 @@ final class CratePageController {
         set { live.isVisible = newValue }
     }
     private weak var host: MainWindow?
-    private let stack: UnsafeMutablePointer<GtkWidget>
+    let stack: UnsafeMutablePointer<GtkWidget>
     private let emptyState = EmptyStateView(
         title: L10n.tr("Scan your first album to begin"),
         detail: L10n.tr("Drop a photo of a record cover anywhere on this window, or open one with Ctrl+O. Crate names the album and keeps every album you meet here, even offline."),
@@ -284,7 +284,9 @@ final class CratePageController {
         // (Only a loaded crate decides: the first state, "loading", comes while the window is
         // still being built, before a launch option picks the page.)
         switch state.phase {
-        case .failed: break
+        case .failed:
+            // Shown at once, live or not; the "loading" held before it must not cover it later.
+            live.drop()
         case .loading where !live.isLive:
             live.hold(state)
             return

@@ -25,6 +25,11 @@ final class HeldUntilLive<State> {
         held = state
     }
 
+    /// Forgets the held state: one rendered anyway (a failure) is newer than it.
+    func drop() {
+        held = nil
+    }
+
     /// The page is live from now on; returns the state that waited for it, if any.
     func makeLive() -> State? {
         guard !isLive else { return nil }

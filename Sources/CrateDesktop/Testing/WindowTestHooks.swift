@@ -45,6 +45,10 @@ enum WindowTestHooks {
     private static func installWindow(_ window: MainWindow, app: CrateApplication, tokens: inout [ObservationToken]) {
         let scope = GObjectScope.of(window.widget)
         window.toasts.onShow = { TestEvents.toast($0) }
+        // `banner notice|error TEXT`: the one shown at start (a library moved aside) too.
+        let banner = { (message: String, isError: Bool) in TestEvents.note("banner \(isError ? "error" : "notice") \(message)") }
+        if let shown = window.banner.shown { banner(shown.message, shown.isError) }
+        window.banner.onShow = banner
         scope.connect(window.searchBar, "notify::search-mode-enabled") { [weak window] (_: UnsafeMutableRawPointer?) in
             guard let window else { return }
             TestEvents.note("search \(gtk_search_bar_get_search_mode(crate_search_bar(window.searchBar)) != 0 ? "open" : "closed")")
@@ -215,6 +219,10 @@ enum WindowTestHooks {
         }
         // A count shown before the hooks were installed.
         if let text = crate.countText, crate.isLive { TestEvents.note("album-count \(text)") }
+        // `crate-stack NAME`: what the page shows (loading, grid, empty: also the library's error).
+        let stackName = { TestEvents.note("crate-stack \(gtk_stack_get_visible_child_name(crate_stack(crate.stack)).map { String(cString: $0) } ?? "none")") }
+        stackName()
+        GObjectScope.of(window.widget).connect(crate.stack, "notify::visible-child-name") { (_: UnsafeMutableRawPointer?) in stackName() }
         pane.onPlayIcon = { [weak window] icon in
             TestEvents.note("pane-play-icon \(icon)")
             if let window { TestEvents.reportPoint("play-button", of: pane.playAlbumButton, in: window.widget) }

@@ -28,14 +28,21 @@ final class NoticeBanner {
         gtk_revealer_set_child(crate_revealer(widget), box)
     }
 
+    /// What the banner says while it is shown (the test events report it).
+    private(set) var shown: (message: String, isError: Bool)?
+    var onShow: ((String, Bool) -> Void)?
+
     /// Shows `message` as plain text; `isError` switches to the error colours.
     func show(_ message: String, isError: Bool = false) {
+        shown = (message, isError)
+        onShow?(message, isError)
         Gtk.setText(label, message)
         if isError { gtk_widget_add_css_class(widget, "error") } else { gtk_widget_remove_css_class(widget, "error") }
         gtk_revealer_set_reveal_child(crate_revealer(widget), 1)
     }
 
     func hide() {
+        shown = nil
         gtk_revealer_set_reveal_child(crate_revealer(widget), 0)
     }
 }

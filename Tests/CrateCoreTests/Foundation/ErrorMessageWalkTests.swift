@@ -1,5 +1,6 @@
 import CrateAudio
 import Foundation
+import GRDB
 import Testing
 @testable import CrateCore
 
@@ -478,6 +479,18 @@ struct ErrorMessageWalkTests {
             #expect(Self.problems(in: text).isEmpty, "\(error): \(Self.problems(in: text)) in \"\(text)\"")
         }
         #expect(UserMessage.text(for: errors[4]).contains("folder") || UserMessage.text(for: errors[4]).contains("could not read"))
+    }
+
+    /// A read that meets a damaged page says so, and what to do; a write says the library is damaged.
+    @Test func aDamagedPageIsSaidInWords() {
+        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_NOTADB] {
+            let error = DatabaseError(resultCode: code, message: "database disk image is malformed", sql: "SELECT COUNT(*) FROM album")
+            let text = UserMessage.text(for: error)
+            #expect(text != UserMessage.fallback)
+            #expect(text.contains("damaged") && text.contains("start it again"), "\(text)")
+            #expect(!text.contains("malformed") && !text.contains("SELECT"))
+            #expect(AppDatabase.userFacing(error, path: "/data/crate.sqlite") as? CrateError == .libraryDamaged(path: "/data/crate.sqlite"))
+        }
     }
 
     /// An error Crate forgot to word is not dumped: it gets the fallback.
