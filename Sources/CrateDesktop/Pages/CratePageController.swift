@@ -33,6 +33,9 @@ final class CratePageController {
         detail: L10n.tr("Drop a photo of a record cover anywhere on this window, or open one with Ctrl+O. Crate names the album and keeps every album you meet here, even offline."),
         button: (L10n.tr("_Open Photos…"), "win.scan")
     )
+    /// The library could not be read: no Open Photos… (nothing could be saved), and the first-run
+    /// page keeps its own words for when a library opens empty.
+    private let libraryError = EmptyStateView(icon: "dialog-warning-symbolic", title: L10n.tr("Crate cannot open your library"), detail: "")
     private let noResults = EmptyStateView(icon: "edit-find-symbolic", title: L10n.tr("No albums found"), detail: L10n.tr("Try another artist, title, label or genre."))
     private let noneOwned = EmptyStateView(icon: "media-optical-symbolic", title: L10n.tr("Nothing here yet"),
                                            detail: L10n.tr("Press “I Own This” or “Want” in an album’s pane (Ctrl+Shift+O, Ctrl+Shift+W)."))
@@ -50,6 +53,7 @@ final class CratePageController {
         stack = gtk_stack_new()!
         gtk_stack_add_named(crate_stack(stack), grid.widget, "grid")
         gtk_stack_add_named(crate_stack(stack), emptyState.widget, "empty")
+        gtk_stack_add_named(crate_stack(stack), libraryError.widget, "error")
         gtk_stack_add_named(crate_stack(stack), noResults.widget, "no-results")
         gtk_stack_add_named(crate_stack(stack), noneOwned.widget, "none-in-filter")
         gtk_stack_add_named(crate_stack(stack), Gtk.spinnerPage(), "loading")
@@ -274,8 +278,8 @@ final class CratePageController {
 
     /// Shows why the library could not be opened (e.g. an unwritable data directory).
     func showLibraryError(_ message: String) {
-        emptyState.update(title: L10n.tr("Crate cannot open your library"), detail: message)
-        gtk_stack_set_visible_child_name(crate_stack(stack), "empty")
+        libraryError.update(title: L10n.tr("Crate cannot open your library"), detail: message)
+        gtk_stack_set_visible_child_name(crate_stack(stack), "error")
     }
 
     // MARK: - Private

@@ -219,7 +219,7 @@ enum WindowTestHooks {
         }
         // A count shown before the hooks were installed.
         if let text = crate.countText, crate.isLive { TestEvents.note("album-count \(text)") }
-        // `crate-stack NAME`: what the page shows (loading, grid, empty: also the library's error).
+        // `crate-stack NAME`: what the page shows (loading, grid, empty, error, …).
         let stackName = { TestEvents.note("crate-stack \(gtk_stack_get_visible_child_name(crate_stack(crate.stack)).map { String(cString: $0) } ?? "none")") }
         stackName()
         GObjectScope.of(window.widget).connect(crate.stack, "notify::visible-child-name") { (_: UnsafeMutableRawPointer?) in stackName() }
