@@ -14,11 +14,10 @@ extension AppDatabase {
     }
 
     static func userFacing(_ error: DatabaseError, path: String) -> Error {
+        if isDamage(error) { return CrateError.libraryDamaged(path: path) }
         switch error.resultCode {
         case .SQLITE_FULL:
             return CrateError.diskFull(path: path)
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return CrateError.libraryDamaged(path: path)
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_NOMEM:
             return CrateError.databaseWriteFailed(reason: error.message ?? "\(error.resultCode)")
         default:

@@ -318,7 +318,9 @@ public final class AppDatabase: Sendable {
         error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR
     }
 
-    private static func isDamage(_ error: DatabaseError) -> Bool {
+    /// SQLite met a damaged page or a file that is not a database (also how `UserMessage` and
+    /// `userFacing` tell damage from other failures).
+    static func isDamage(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
 

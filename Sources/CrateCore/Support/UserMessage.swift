@@ -15,7 +15,7 @@ public enum UserMessage {
         switch error {
         case let error as CrateError: return error.message
         case is CancellationError: return L10n.tr("The operation was cancelled.")
-        case let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB:
+        case let error as DatabaseError where AppDatabase.isDamage(error):
             // A read that met a damaged page (writes say `CrateError.libraryDamaged`). SQLite's own
             // words are for the log; the window's background check then marks the file for the next start.
             Log.error("library damaged: \(error)")
