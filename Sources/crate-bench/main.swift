@@ -122,6 +122,10 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
     let verify = ProcessInfo.processInfo.environment["CRATE_VERIFY"] != "off"
     let verifier = ProcessInfo.processInfo.environment["CRATE_VERIFY"] == "standard" ? CoverVerifier.standard : .lightAware
     let matcher = verify ? LocalMatcher.shortlist : LocalMatcher.standard
+    // CRATE_SCAN_PATH=avx2 (or portable, popcnt, avx512) forces the match's loop, to compare them.
+    let path = ProcessInfo.processInfo.environment["CRATE_SCAN_PATH"].flatMap { name in
+        LocalMatcher.ScanPath.allCases.first { "\($0)" == name }
+    } ?? .automatic
     let table = CoverTable(covers)
     for name in ["cover-00-12mp.jpg", "cover-05-photo-0.jpg", "cover-07-photo-1.jpg"] {
         let data = try Data(contentsOf: root.appendingPathComponent("photos/\(name)"))
@@ -147,7 +151,7 @@ func benchTier0(albums: Int, runs: Int, fixtures: String) throws {
             guard let photo else { continue }
             var shortlist: [LocalMatch] = []
             let m = milliseconds {
-                if verify { shortlist = matcher.shortlist(photo.hashes, in: table) } else { result = matcher.match(photo.hashes, in: table) }
+                if verify { shortlist = matcher.shortlist(photo.hashes, in: table, path: path) } else { result = matcher.match(photo.hashes, in: table, path: path) }
             }
             let v = try milliseconds {
                 guard verify else { return }

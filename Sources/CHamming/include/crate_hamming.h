@@ -26,12 +26,12 @@ void crate_interleave4(const uint64_t *hashes, size_t count, uint64_t *out);
 
 /// Folds `count` albums (`hashes`: 4 words each, `ids`) into `top`: each album's distance is its
 /// smallest Hamming distance to any photo hash (`groups` groups from `crate_interleave4`).
-/// Uses AVX2 or POPCNT when the CPU has them; the answer is the same either way.
+/// Uses AVX-512 VPOPCNTDQ, AVX2 or POPCNT when the CPU has them; the answer is the same either way.
 void crate_top2_scan(const uint64_t *hashes, const int64_t *ids, size_t count,
                      const uint64_t *interleaved, size_t groups, crate_top2 *top);
 
 /// Which loop runs: the CPU's best, or one forced (tests compare them).
-enum { CRATE_SCAN_AUTO = 0, CRATE_SCAN_PORTABLE = 1, CRATE_SCAN_POPCNT = 2, CRATE_SCAN_AVX2 = 3 };
+enum { CRATE_SCAN_AUTO = 0, CRATE_SCAN_PORTABLE = 1, CRATE_SCAN_POPCNT = 2, CRATE_SCAN_AVX2 = 3, CRATE_SCAN_AVX512 = 4 };
 
 /// `crate_top2_scan` with a chosen loop, falling back when the CPU lacks it; returns the one used.
 int crate_top2_scan_using(int path, const uint64_t *hashes, const int64_t *ids, size_t count,

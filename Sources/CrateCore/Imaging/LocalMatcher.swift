@@ -83,8 +83,8 @@ public struct LocalMatcher: Sendable {
     }
 
     /// The clear winner, or nil. Same answer as the head of `ranked`, without sorting the whole
-    /// library: one pass keeps the best two, split across two threads, in C (AVX2 when the CPU
-    /// has it) — 100 000 albums × ~700 photo hashes is 70 M comparisons.
+    /// library: one pass keeps the best two, split across two threads, in C (AVX-512 or AVX2 when the
+    /// CPU has it) — 100 000 albums × ~700 photo hashes is 70 M comparisons.
     public func match(_ photo: PhotoHashes, among covers: [StoredCover]) -> LocalMatch? {
         match(photo, in: CoverTable(covers))
     }
@@ -161,7 +161,7 @@ public struct LocalMatcher: Sendable {
 
     /// The comparison loop to use; tests force each one to check they agree.
     public enum ScanPath: Int32, CaseIterable, Sendable {
-        case automatic = 0, portable = 1, popcnt = 2, avx2 = 3
+        case automatic = 0, portable = 1, popcnt = 2, avx2 = 3, avx512 = 4
     }
 }
 

@@ -1,7 +1,7 @@
 import CrateCore
 import Testing
 
-/// `LocalMatcher.match` takes a fast path (one pass, best two, AVX2 or POPCNT, two threads); it must give
+/// `LocalMatcher.match` takes a fast path (one pass, best two, AVX-512, AVX2 or POPCNT, two threads); it must give
 /// exactly the answer the exhaustive ranking gives.
 @Suite("Tier 0 matcher at scale", .tags(.slow))
 struct LocalMatcherScaleTests {
