@@ -114,7 +114,10 @@ struct Tier0Library {
                           check.occluded, check.content)
             return check
         }
-        notes = log.isEmpty ? "\tshortlist empty" : log
+        // The nearest four by hash, shortlisted or not: how far a lost album was.
+        let nearest = LocalMatcher.shortlist.ranked(photo.hashes, among: covers).prefix(4)
+            .map { "\(names[$0.albumID]!)@\($0.distance)" }.joined(separator: " ")
+        notes = (log.isEmpty ? "\tshortlist empty" : log) + "\tnearest: " + nearest
         return chosen.map { names[$0.albumID]! }
     }
 }
