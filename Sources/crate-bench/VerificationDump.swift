@@ -22,14 +22,17 @@ final class VerificationDump {
     }
 
     /// One photo's shortlist: a line per shortlisted album (set, photo, class, expected, rank,
-    /// candidate, distance, passes the hash's strict gate, square corners, outline corners or "-").
+    /// candidate, distance, passes the hash's strict gate, square corners, outline corners or "-",
+    /// then the surround's file and the same two in its pixels, or "-" when it is the square itself).
     func add(set: String, file: String, group: String, expected: String?, photo: PreparedPhoto,
                       shortlist: [LocalMatch], names: [Int64: String], artwork: [Int64: RGBImage],
                       table: CoverTable) throws {
         photoCount += 1
         let id = "\(set)-\(photoCount)"
         try Self.ppm(photo.visionImage).write(to: root.appendingPathComponent("photos/\(id).ppm"))
-        let side = Double(min(photo.visionImage.width, photo.visionImage.height))
+        let surround = photo.surround.width > photo.visionSide || photo.surround.height > photo.visionSide
+        if surround { try Self.ppm(photo.surround).write(to: root.appendingPathComponent("photos/\(id)-surround.ppm")) }
+        let side = Double(photo.visionSide)
         var lines = ""
         for (rank, hit) in shortlist.enumerated() {
             let name = names[hit.albumID]!
@@ -43,13 +46,19 @@ final class VerificationDump {
             func corners(_ o: CropOutline?) -> String {
                 o.map { $0.points.map { String(format: "%.3f", $0 * side) }.joined(separator: ",") } ?? "-"
             }
+            func surroundCorners(_ o: CropOutline?) -> String {
+                guard surround, let o else { return "-" }
+                return photo.surroundCorners(o).map { String(format: "%.3f", $0) }.joined(separator: ",")
+            }
             let strict = hit.passes(LocalMatcher.standard)
             let outline = start == square ? nil : start
             lines += [set, file, group, expected ?? "-", "\(id).ppm", "\(rank)", name, "\(hit.distance)", strict ? "1" : "0",
-                      corners(square), corners(outline)].joined(separator: "\t") + "\n"
+                      corners(square), corners(outline), surround ? "\(id)-surround.ppm" : "-",
+                      surroundCorners(square), surroundCorners(outline)].joined(separator: "\t") + "\n"
         }
         if shortlist.isEmpty {
-            lines += [set, file, group, expected ?? "-", "\(id).ppm", "-", "-", "-", "0", "-", "-"].joined(separator: "\t") + "\n"
+            lines += [set, file, group, expected ?? "-", "\(id).ppm", "-", "-", "-", "0", "-", "-", "-", "-", "-"]
+                .joined(separator: "\t") + "\n"
         }
         let handle = try FileHandle(forWritingTo: root.appendingPathComponent("checks.tsv"))
         try handle.seekToEnd()

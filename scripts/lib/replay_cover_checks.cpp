@@ -43,7 +43,12 @@ static bool corners(const std::string &s, double *c) {
     for (int i = 0; i < 8; i++) c[i] = atof(v[i].c_str());
     return true;
 }
-struct Row { std::string set, file, group, expected, photo, cand, rank; int dist = 0; bool strict = false; std::string sq, ol; };
+struct Row {
+    std::string set, file, group, expected, photo, cand, rank;
+    int dist = 0;
+    bool strict = false;
+    std::string sq, ol, surround = "-", surroundSq = "-", surroundOl = "-";
+};
 
 int main(int argc, char **argv) {
     std::string dir = argv[1];
@@ -66,6 +71,7 @@ int main(int argc, char **argv) {
         auto f = split(line, '\t');
         if (f.size() < 11) continue;
         Row r{f[0], f[1], f[2], f[3], f[4], f[6], f[5], atoi(f[7].c_str()), f[8] == "1", f[9], f[10]};
+        if (f.size() >= 14) r.surround = f[11], r.surroundSq = f[12], r.surroundOl = f[13];
         if (only && r.file.find(only) == std::string::npos) continue;
         if (photos.empty() || photos.back()[0].photo != r.photo) photos.push_back({});
         photos.back().push_back(r);
@@ -83,30 +89,37 @@ int main(int argc, char **argv) {
             if (r.cand == r.expected) shortlisted = true;
             const Img &photo = load(dir + "/photos/" + r.photo);
             const Img &cover = load(dir + "/covers/" + r.cand + ".ppm");
-            double c[8];
             crate_cover_check out{};
             bool accepted = false;
             char buf[300];
             auto t0 = std::chrono::steady_clock::now();
-            if (corners(r.ol, c)) {
-                t->run(photo.px.data(), photo.w, photo.h, cover.px.data(), cover.w, cover.h, c, lim, &out);
+            // CoverVerifier.check: the outline, then the square, each in the vision square and, when
+            // it runs out of that square, again in the surround.
+            auto attempt = [&](const Img &img, const std::string &cs, const char *tag) {
+                double c[8];
+                if (!corners(cs, c)) return false;
+                crate_cover_check o{};
+                t->run(img.px.data(), img.w, img.h, cover.px.data(), cover.w, cover.h, c, lim, &o);
                 checks++;
-                snprintf(buf, sizeof buf, " %s@%d/ol:%s ecc=%.2f vis=%.2f agr=%.2f occ=%.2f content=%d st=%d", r.cand.c_str(), r.dist,
-                         out.accepted ? "ACC" : "no", out.correlation, out.visible, out.agreement, out.occluded, out.content, out.status);
+                snprintf(buf, sizeof buf, " %s@%d/%s:%s ecc=%.2f vis=%.2f agr=%.2f occ=%.2f content=%d st=%d", r.cand.c_str(), r.dist,
+                         tag, o.accepted ? "ACC" : "no", o.correlation, o.visible, o.agreement, o.occluded, o.content, o.status);
                 notes += buf;
-                accepted = out.accepted && out.status == 0;
+                if (tag[0] != 'S') out = o;
+                return o.accepted && o.status == 0;
+            };
+            bool haveSquare = r.sq != "-";
+            for (int k = 0; k < 2 && !accepted; k++) {
+                const std::string &cs = k == 0 ? r.ol : r.sq;
+                if (!attempt(photo, cs, k == 0 ? "ol" : "sq")) {
+                    double c[8];
+                    bool runsOut = false;
+                    if (corners(cs, c))
+                        for (int i = 0; i < 8; i++) runsOut |= c[i] < 0 || c[i] > (i % 2 ? photo.h : photo.w);
+                    if (cs != "-" && r.surround != "-" && runsOut)
+                        accepted = attempt(load(dir + "/photos/" + r.surround), k == 0 ? r.surroundOl : r.surroundSq, k == 0 ? "Sol" : "Ssq");
+                } else accepted = true;
             }
-            if (!accepted) {
-                if (corners(r.sq, c)) {
-                    out = crate_cover_check{};
-                    t->run(photo.px.data(), photo.w, photo.h, cover.px.data(), cover.w, cover.h, c, lim, &out);
-                    checks++;
-                    snprintf(buf, sizeof buf, " %s@%d/sq:%s ecc=%.2f vis=%.2f agr=%.2f occ=%.2f content=%d st=%d", r.cand.c_str(), r.dist,
-                             out.accepted ? "ACC" : "no", out.correlation, out.visible, out.agreement, out.occluded, out.content, out.status);
-                    notes += buf;
-                    accepted = out.accepted && out.status == 0;
-                } else out.status = 2;
-            }
+            if (!accepted && !haveSquare) out.status = 2;
             ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (accepted) { decision = r.cand; break; }
             bool misfit = !standard && out.status == 4 && out.correlation < 0.5f;  // CoverVerifier's `differs`

@@ -334,6 +334,15 @@ public enum CoverHashing {
     }
 
     /// The top-left corner, in stored coordinates, of a square given in display coordinates.
+    /// A display rectangle (of an image stored `storedWidth` × `storedHeight`) as the stored
+    /// rectangle it covers.
+    static func storedRect(x: Double, y: Double, width: Double, height: Double, orientation: ExifOrientation,
+                           storedWidth: Double, storedHeight: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        let a = orientation.storedPoint(x: x, y: y, width: storedWidth, height: storedHeight)
+        let b = orientation.storedPoint(x: x + width, y: y + height, width: storedWidth, height: storedHeight)
+        return (min(a.0, b.0), min(a.1, b.1), abs(b.0 - a.0), abs(b.1 - a.1))
+    }
+
     static func storedSquare(x: Double, y: Double, side: Double, orientation: ExifOrientation,
                              width: Double, height: Double) -> (x: Double, y: Double) {
         let a = orientation.storedPoint(x: x, y: y, width: width, height: height)

@@ -125,11 +125,23 @@ public struct CoverVerifier: Sendable {
         guard let square = photo.hashes.nearestSquare(to: coverHash) else {
             return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0, occluded: 0, content: 0)
         }
-        if let start = photo.hashes.nearestStart(to: coverHash), start != CropOutline(square: square) {
-            let viaOutline = try check(photo.visionImage, outline: start, against: artwork)
-            if viaOutline.accepted { return viaOutline }
+        let vision = photo.visionImage
+        let seenWhole = photo.surround.width == vision.width && photo.surround.height == vision.height
+        var starts = [CropOutline(square: square)]
+        if let start = photo.hashes.nearestStart(to: coverHash), start != starts[0] { starts.insert(start, at: 0) }
+        var verdict: CoverCheck?
+        for start in starts {
+            verdict = try check(vision, outline: start, against: artwork)
+            if verdict!.accepted { return verdict! }
+            // A cover near the side of a landscape or portrait photo runs out of the vision square,
+            // where the part outside reads as not seen: it is looked at again in the surround. Only
+            // a second chance, as the verification was calibrated on the square.
+            if !seenWhole, start.points.contains(where: { $0 < 0 || $0 > 1 }) {
+                let again = try check(photo.surround, corners: photo.surroundCorners(start), against: artwork)
+                if again.accepted { return again }
+            }
         }
-        return try check(photo.visionImage, square: square, against: artwork)
+        return verdict!
     }
 
     /// As above, with the square given (fractions of `image`'s side).
@@ -139,6 +151,12 @@ public struct CoverVerifier: Sendable {
 
     /// As above, with the outline given (fractions of `image`'s side).
     public func check(_ image: RGBImage, outline: CropOutline, against artwork: RGBImage) throws(PluginError) -> CoverCheck {
+        let side = Double(min(image.width, image.height))
+        return try check(image, corners: outline.points.map { $0 * side }, against: artwork)
+    }
+
+    /// As above, with the outline's four corners given in `image`'s pixels (x0, y0, … x3, y3).
+    func check(_ image: RGBImage, corners: [Double], against artwork: RGBImage) throws(PluginError) -> CoverCheck {
         let run = try Self.table().pointee.run!
         let photo = image.channels == 3 ? image : image.rgb()
         let cover = artwork.channels == 3 ? artwork : artwork.rgb()
@@ -152,11 +170,9 @@ public struct CoverVerifier: Sendable {
         limits.max_occluded = Float(maxOccluded)
         limits.max_content = Int32(maxContent)
         var result = crate_cover_check()
-        let side = Double(min(photo.width, photo.height))
-        guard outline.points.count == 8 else {
+        guard corners.count == 8 else {
             return CoverCheck(outcome: .notAligned, correlation: 0, visible: 0, agreement: 0)
         }
-        let corners = outline.points.map { $0 * side }
         photo.pixels.withUnsafeBufferPointer { p in
             cover.pixels.withUnsafeBufferPointer { c in
                 corners.withUnsafeBufferPointer { q in

@@ -9,8 +9,25 @@ public struct PreparedPhoto: Sendable {
     public let visionSide: Int
     public let hashes: PhotoHashes
     public let header: JPEGHeader
-    /// The pixels of `visionJPEG` before encoding, for tier 0's verification (kept in memory only).
-    public let visionImage: RGBImage
+    /// The upright photo around the vision square, at the vision square's scale: what tier 0's
+    /// verification aligns in (kept in memory only). It reaches past the square (up to
+    /// `ImagePreparer.surroundReach` of its side, within the frame) so that a cover near the side of
+    /// a landscape or portrait photo is still seen whole.
+    public let surround: RGBImage
+    /// Where the vision square's top-left corner lies in `surround`, in pixels.
+    public let visionOrigin: (x: Int, y: Int)
+
+    /// The pixels of `visionJPEG` before encoding.
+    public var visionImage: RGBImage {
+        surround.cropped(x: visionOrigin.x, y: visionOrigin.y, width: visionSide, height: visionSide)
+    }
+
+    /// `outline` (fractions of the vision square) as corner points in `surround`'s pixels.
+    public func surroundCorners(_ outline: CropOutline) -> [Double] {
+        outline.points.enumerated().map { i, p in
+            p * Double(visionSide) + Double(i % 2 == 0 ? visionOrigin.x : visionOrigin.y)
+        }
+    }
     /// The luma of the whole decoded (DCT-scaled) photo, in stored orientation, when asked for
     /// (`keepingLuma`): what the barcode reader scans, so the photo is not decoded twice.
     let luma: GreyPlane?
@@ -35,6 +52,10 @@ public struct ImagePreparer: Sendable {
     /// Whether the decoding thread builds the luma table (the default) or leaves it to the thread
     /// that consumes the rows, as before; the benchmark compares the two in one build.
     public var integralOnDecoderThread = true
+
+    /// How far `PreparedPhoto.surround` reaches past the vision square, as a share of its side:
+    /// 0.4 takes in the whole frame of a 4:3 or 16:9 photo around its centre square.
+    public static let surroundReach = 0.4
 
     public init(visionSize: Int = 1024, artworkSize: Int = 500, thumbnailSize: Int = 200, quality: Int = 85,
                 cropSearch: CropSearch = .standard) {
@@ -70,17 +91,28 @@ public struct ImagePreparer: Sendable {
         let w = header.scaledWidth, h = header.scaledHeight
         let factor = Double(w) / Double(full.width)
         let side = square.side * factor
-        let origin = CoverHashing.storedSquare(x: square.x * factor, y: square.y * factor, side: side,
-                                               orientation: full.orientation, width: Double(w), height: Double(h))
         let outSide = max(1, min(visionSize, Int(side.rounded())))
         let orientation = full.orientation
+        // The surround: whole output pixels added on each side of the vision square, so that its
+        // samples fall where the square's alone would (the vision JPEG is cut out of it unchanged).
+        let dw = Double(orientation.swapsDimensions ? h : w), dh = Double(orientation.swapsDimensions ? w : h)
+        let vx = square.x * factor, vy = square.y * factor
+        let scale = Double(outSide) / side
+        let reach = Self.surroundReach * Double(outSide)
+        let room = { (decoded: Double) in max(0, Int(min(reach, (decoded * scale).rounded(.down)))) }
+        let left = room(vx), top = room(vy), right = room(dw - vx - side), bottom = room(dh - vy - side)
+        let surroundWidth = outSide + left + right, surroundHeight = outSide + top + bottom
+        let region = CoverHashing.storedRect(x: vx - Double(left) / scale, y: vy - Double(top) / scale,
+                                             width: Double(surroundWidth) / scale, height: Double(surroundHeight) / scale,
+                                             orientation: orientation, storedWidth: Double(w), storedHeight: Double(h))
 
         // Phase 1: one core decodes and adds each batch of rows to the luma table for hashing
         // while they are still in its cache; the other takes the rows as they are published —
         // the shrunk copy for edge finding and the first pass of the vision resize. (The resize
         // alone costs about as much as the decode, so the table goes with the decoder.)
-        var plan = Resampler.Plan(sourceWidth: w, sourceHeight: h, channels: 3,
-                                  crop: (origin.x, origin.y, side, side), width: outSide, height: outSide)
+        let swaps = orientation.swapsDimensions
+        var plan = Resampler.Plan(sourceWidth: w, sourceHeight: h, channels: 3, crop: region,
+                                  width: swaps ? surroundHeight : surroundWidth, height: swaps ? surroundWidth : surroundHeight)
         var shrinker = EdgeMap.Shrinker(width: w, height: h, channels: 3)
         var decodeError: Error?
         let count = w * h * 3
@@ -132,7 +164,7 @@ public struct ImagePreparer: Sendable {
         let integral = IntegralImage(width: w, height: h, sums: sums)
         let scales = cropSearch.scales, offsets = cropSearch.offsets, quality = quality
         var jpeg: Result<Data, Error> = .failure(ImageError.encodingFailed("not run"))
-        var visionImage: RGBImage?
+        var surround: RGBImage?
         var outline: [Hash256] = []
         var quads: [Quad] = []
         var centre: (pHash: UInt64, dHash: UInt64) = (0, 0)
@@ -145,8 +177,9 @@ public struct ImagePreparer: Sendable {
                 switch task {
                 case 0:
                     let upright = plan.finish().oriented(orientation)
-                    visionImage = upright
-                    jpeg = Result { try JPEGCodec.encode(upright, quality: quality) }
+                    surround = upright
+                    jpeg = Result { try JPEGCodec.encode(upright.cropped(x: left, y: top, width: outSide, height: outSide),
+                                                         quality: quality) }
                 case 1:
                     quads = QuadFinder.find(in: EdgeMap(shrinker))
                     outline = CoverHashing.quadHashes(quads, integral: integral, orientation: orientation)
@@ -161,9 +194,7 @@ public struct ImagePreparer: Sendable {
             }
         }
         // The crop squares, re-expressed in the vision square (the centre one unless `crop` chose another).
-        let dw = Double(orientation.swapsDimensions ? h : w), dh = Double(orientation.swapsDimensions ? w : h)
         let short = min(dw, dh)
-        let vx = square.x * factor, vy = square.y * factor
         let inVision = { (c: CropSquare) -> CropSquare in
             let x: Double = (c.x * short + (dw - short) / 2 - vx) / side
             let y: Double = (c.y * short + (dh - short) / 2 - vy) / side
@@ -181,9 +212,9 @@ public struct ImagePreparer: Sendable {
                                  outlines: outlines + edgeSquares.map(CropOutline.init(square:)),
                                  edgeSquareCount: edgeSquares.count)
         let encoded = try jpeg.get()
-        guard let visionImage else { throw ImageError.encodingFailed("no vision image") }
-        return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, visionImage: visionImage,
-                             luma: lumaPixels.map { GreyPlane(width: w, height: h, pixels: $0) })
+        guard let surround else { throw ImageError.encodingFailed("no vision image") }
+        return PreparedPhoto(visionJPEG: encoded, visionSide: outSide, hashes: hashes, header: header, surround: surround,
+                             visionOrigin: (left, top), luma: lumaPixels.map { GreyPlane(width: w, height: h, pixels: $0) })
     }
 
     /// Runs `body` with an uninitialised `count`-byte buffer for the luma plane when `keep` (nil

@@ -24,6 +24,23 @@ public struct RGBImage: Equatable, Sendable {
         return (pixels[i], pixels[i + 1], pixels[i + 2])
     }
 
+    /// The rectangle at (`x`, `y`) of `width` × `height` pixels, which must lie inside the image.
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> RGBImage {
+        precondition(x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height)
+        if x == 0, y == 0, width == self.width, height == self.height { return self }
+        let rowBytes = width * channels
+        var out = [UInt8](repeating: 0, count: rowBytes * height)
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for row in 0..<height {
+                    let from = ((y + row) * self.width + x) * channels
+                    target.baseAddress!.advanced(by: row * rowBytes).update(from: source.baseAddress! + from, count: rowBytes)
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, channels: channels, pixels: out)
+    }
+
     /// Luma (BT.601, the JPEG weights) as a one-channel image.
     public func grayscale() -> RGBImage {
         if channels == 1 { return self }

@@ -28,6 +28,25 @@ struct OrientationTests {
         #expect(diff < 8, "\(file): mean difference \(diff)")
     }
 
+    /// What tier 0's verification aligns in: the whole upright frame of these 4:3 photos at the
+    /// vision square's scale, whatever their orientation, with the vision JPEG its middle square.
+    @Test(arguments: ["photos/cover-02-photo-1.jpg", "photos/cover-01-photo-0.jpg", "photos/cover-00-photo-0.jpg",
+                      "photos/cover-01-photo-1.jpg"])
+    func surroundIsTheWholeUprightFrame(file: String) throws {
+        let photo = try preparer.preparePhoto(ImageFixtures.data(file))
+        let surround = photo.surround, side = photo.visionSide
+        #expect(min(surround.width, surround.height) == side)
+        #expect(abs(max(surround.width, surround.height) - side * 4 / 3) <= 1, "\(surround.width)×\(surround.height)")
+        let w = surround.width / 8, h = surround.height / 8
+        let reference = try referencePixels(file, width: w, height: h, autoOrient: true)
+        let diff = meanAbsoluteDifference(Resampler.resize(surround, width: w, height: h), reference)
+        #expect(diff < 8, "\(file): mean difference \(diff)")
+        #expect(abs(photo.visionOrigin.x - (surround.width - side) / 2) <= 1)
+        #expect(abs(photo.visionOrigin.y - (surround.height - side) / 2) <= 1)
+        let vision = try JPEGCodec.decode(photo.visionJPEG).0
+        #expect(meanAbsoluteDifference(vision, photo.visionImage) < 3)
+    }
+
     @Test func allEightOrientationsOfATinyImage() {
         // 3×2 image with distinct pixels: a b c / d e f (grey values 1…6).
         let image = RGBImage(width: 3, height: 2, channels: 1, pixels: [1, 2, 3, 4, 5, 6])

@@ -62,7 +62,9 @@ struct TierZeroClassTests {
     /// pixels off, only since the shading-free second alignment), a cover at an angle under a
     /// gradient whose dim side kept its print at 4–5 grey levels, a hand's shadow whose sharp
     /// fingers the smooth light field cannot follow (with wear, a ring and low light), a dark
-    /// cover whose darkest parts low light pressed darker still.
+    /// cover whose darkest parts low light pressed darker still, and two covers cut by the right
+    /// side of a landscape frame, which run out of the vision square too (looked at again in the
+    /// photo around it, `PreparedPhoto.surround`; one was only 58 % seen, the other not aligned).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -74,7 +76,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 37)
+        #expect(total == 39)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
