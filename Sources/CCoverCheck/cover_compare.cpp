@@ -260,7 +260,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
     int state[kCells] = {};
     bool textureBad[kCells] = {};
     double chromaDistance[kCells] = {}, lumaResiduals[kCells] = {};
-    int seen = 0, structure = 0, colour = 0, both = 0;
+    int seen = 0, structure = 0, colour = 0, both = 0, printSeen = 0;
     for (int i = 0; i < kCells; i++) {
         const Cell &s = cells[i];
         if (!s.inside) continue;
@@ -288,6 +288,10 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         bool shaded = lumaResidual < -kShadowLuma && std::hypot(vx, vy) <= kShadowDrift * (1 - std::exp(lumaResidual));
         if ((lighter || shaded) && whitened && printKept) {
             state[i] = 2;
+            // Not judged, but where the cover has print and the photo's still matches it, the
+            // cover was seen there: a dark cover under a lamp's haze is otherwise mostly "unseen".
+            // A plain sheet over the cover (flat in the photo) is not counted.
+            printSeen += s.cStd >= 5 && s.pStd >= flat;
             continue;
         }
         seen++;
@@ -400,7 +404,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
             }
         }
     }
-    out->visible = float(seen) / kCells;
+    out->visible = float(seen + printSeen) / kCells;
     out->structure = seen ? float(structure) / seen : 0;
     out->colour = seen ? float(colour) / seen : 0;
     out->agreement = seen ? float(both) / seen : 0;

@@ -12,7 +12,8 @@ typedef struct {
     float search;
     /// Correlation coefficient after the homography is refined (ECC), −1…1.
     float correlation;
-    /// Share of the cover's grid cells seen: inside the photo and not washed out by a highlight (0–1).
+    /// Share of the cover's grid cells seen: inside the photo and not washed out by a highlight
+    /// (method 1: or under a highlight or shadow with the cover's print still matched there) (0–1).
     float visible;
     /// Share of the seen cells whose texture agrees (zero-mean correlation) after rectifying.
     float structure;

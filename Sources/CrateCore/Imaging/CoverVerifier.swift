@@ -15,7 +15,8 @@ public struct CoverCheck: Equatable, Sendable {
     public let outcome: Outcome
     /// Correlation after alignment (−1…1).
     public let correlation: Double
-    /// Share of the cover inside the photo (0…1).
+    /// Share of the cover seen: inside the photo, and not under glare or a shadow unless its print
+    /// still matched there (0…1).
     public let visible: Double
     /// Share of the seen cells that agree in texture and colour once light is accounted for (0…1).
     public let agreement: Double

@@ -64,7 +64,9 @@ struct TierZeroClassTests {
     /// fingers the smooth light field cannot follow (with wear, a ring and low light), a dark
     /// cover whose darkest parts low light pressed darker still, and two covers cut by the right
     /// side of a landscape frame, which run out of the vision square too (looked at again in the
-    /// photo around it, `PreparedPhoto.surround`; one was only 58 % seen, the other not aligned).
+    /// photo around it, `PreparedPhoto.surround`; one was only 58 % seen, the other not aligned),
+    /// and a black star field under a lamp's haze and under dim light, whose hazed cells still
+    /// showing its stars now count as seen (they were 47–56 % "seen", under the 60 % limit).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -76,7 +78,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 39)
+        #expect(total == 41)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
