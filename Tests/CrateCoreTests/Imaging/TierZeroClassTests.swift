@@ -66,7 +66,9 @@ struct TierZeroClassTests {
     /// side of a landscape frame, which run out of the vision square too (looked at again in the
     /// photo around it, `PreparedPhoto.surround`; one was only 58 % seen, the other not aligned),
     /// and a black star field under a lamp's haze and under dim light, whose hazed cells still
-    /// showing its stars now count as seen (they were 47–56 % "seen", under the 60 % limit).
+    /// showing its stars now count as seen (they were 47–56 % "seen", under the 60 % limit), and
+    /// a flat green cover under a dim hand's shadow whose shading-free alignment agreed on 0.93 of
+    /// its cells (the second chance asked 0.95).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -78,7 +80,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 41)
+        #expect(total == 43)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
@@ -87,7 +89,9 @@ struct TierZeroClassTests {
     /// second artist line (`neg-artist-cover-09`, under ring wear) is dark blue on a blurred violet
     /// band: its letters broke into patches of one and four differing cells, under the content
     /// limit, until the cells between them, as much darker than the light as the letters, joined
-    /// them into one line.
+    /// them into one line. A new title's band under a lamp's spot (`neg-title-cover-14`) hid a
+    /// bright tile where the glare left enough contrast for it to show: flat there, it was taken as
+    /// washed out until the glare's own compression of the print was asked for.
     @Test func hardNegativesAreRefused() async throws {
         let answered = try await BlockingWork.run { () -> [String] in
             let library = try self.library()
