@@ -405,11 +405,13 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     }
     trace("first", grey.luma, out);
     if (out->accepted || limits.method != 1) return;
-    // Aligned but turned down: a shadow or a gradient may have bent the alignment. Align again
-    // from the same start on the print's detail without its shading; a second chance, so it
-    // counts only when nearly everything agrees and little is explained away (a reissue logo
-    // moved to the cover's edge by a bent alignment otherwise passed as something lying on it).
-    if (out->status == 0 && size > 0) {
+    // Aligned but turned down, or bent out of any cover's shape: a shadow or a gradient may have
+    // bent the alignment (a hand's shadow over a pale cover pulled luma ECC to an outline no
+    // cover has, at 0.90 correlation). Align again from the same start on the print's detail without
+    // its shading; a second chance, so it counts only when nearly everything agrees and little is
+    // explained away (a reissue logo moved to the cover's edge by a bent alignment otherwise passed
+    // as something lying on it).
+    if ((out->status == 0 || out->status == 4) && size > 0) {
         crate_cover_check again = *out;
         try {
             cv::Mat h2, warp;
