@@ -5,7 +5,8 @@ import Synchronization
 /// (`/oauth/identity`, `GET /users/{u}/collection/releases/{id}`, `GET /users/{u}/wants` pages with
 /// `pagination.urls.next`, `POST …/collection/folders/1/releases/{id}` making a NEW instance each
 /// time, `PUT /users/{u}/wants/{id}`), the rate-limit headers on every answer, and the errors:
-/// 401, 403, 404, 429 with `Retry-After` and `X-Discogs-Ratelimit-Remaining: 0`, 5xx.
+/// 401, 403, 404, 429 with `Retry-After` and `X-Discogs-Ratelimit-Remaining: 0`, 5xx, and a
+/// connection closed without an answer.
 public final class DiscogsAccountWorld: Sendable {
     public enum Failure: Sendable, Equatable {
         /// 401 `{"message": "You must authenticate to access this resource."}`.
@@ -19,6 +20,8 @@ public final class DiscogsAccountWorld: Sendable {
         /// A write that Discogs carries out and then answers with `status` (a proxy's 502 after
         /// the backend added the copy): the answer is lost, the change is not.
         case acceptThenFail(status: Int)
+        /// The connection closes without an answer, before anything is done.
+        case noAnswer
     }
 
     public let username: String
@@ -29,6 +32,8 @@ public final class DiscogsAccountWorld: Sendable {
     public let unknownReleases = Mutex<Set<Int>>([])
     /// Failures for the next writes (POST / PUT), used up in order; none left: accepted.
     public let writeFailures = Mutex<[Failure]>([])
+    /// Failures for the next reads (GET), used up in order.
+    public let readFailures = Mutex<[Failure]>([])
     /// A failure for every request, reads included, while set.
     public let failure = Mutex<Failure?>(nil)
     /// Every write received, as "POST 1873013" / "PUT 421391", in arrival order.
@@ -52,16 +57,16 @@ public final class DiscogsAccountWorld: Sendable {
         let base = server.baseURL.absoluteString
         let user = "/users/\(username)"
         server.route("/oauth/identity", method: "GET") { [self] _ in
-            everyRequestFailure() ?? ok(DiscogsFixtures.identity(username: username))
+            everyRequestFailure() ?? nextReadFailure() ?? ok(DiscogsFixtures.identity(username: username))
         }
         server.route("\(user)/collection/releases/*", method: "GET") { [self] request in
-            if let failure = everyRequestFailure() { return failure }
+            if let failure = everyRequestFailure() ?? nextReadFailure() { return failure }
             guard let id = Int(request.path.split(separator: "/").last ?? "") else { return .json(Self.releaseNotFound, status: 404) }
             if unknownReleases.withLock({ $0.contains(id) }) { return .json(Self.releaseNotFound, status: 404) }
             return ok(collectionReleases(id))
         }
         server.route("\(user)/wants", method: "GET") { [self] request in
-            everyRequestFailure() ?? ok(wantsPage(request.queryItem("page").flatMap(Int.init) ?? 1, base: base))
+            everyRequestFailure() ?? nextReadFailure() ?? ok(wantsPage(request.queryItem("page").flatMap(Int.init) ?? 1, base: base))
         }
         server.route("\(user)/wants/*", method: "PUT") { [self] request in
             guard let id = Int(request.path.split(separator: "/").last ?? "") else { return .json(Self.releaseNotFound, status: 404) }
@@ -94,7 +99,12 @@ public final class DiscogsAccountWorld: Sendable {
         case .unavailable(let status), .acceptThenFail(let status):
             if status == 502 { return FixtureResponse(status: 502, headers: [("Content-Type", "text/html")], body: .bytes(Data(Self.badGateway.utf8))) }
             return .json(Self.internalError, status: status)
+        case .noAnswer: return .hangUp
         }
+    }
+
+    private func nextReadFailure() -> FixtureResponse? {
+        readFailures.withLock { $0.isEmpty ? nil : $0.removeFirst() }.map(response(for:))
     }
 
     private func everyRequestFailure() -> FixtureResponse? {

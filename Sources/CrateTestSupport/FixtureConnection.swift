@@ -17,6 +17,8 @@ struct FixtureConnection {
         switch response.body {
         case .never:
             waitForHangUp()
+        case .hangUp:
+            return
         case .bytes(let data):
             guard sendHead(response, extra: [("Content-Length", "\(data.count)")]) else { return }
             _ = sendAll(data)

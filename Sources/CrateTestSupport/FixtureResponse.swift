@@ -12,6 +12,8 @@ public struct FixtureResponse: Sendable {
         case drip(interval: TimeInterval, total: Int)
         /// Accept the request and never answer at all (not even a status line).
         case never
+        /// Read the request and close the connection without a word (curl: "Empty reply from server").
+        case hangUp
     }
 
     public var status: Int
@@ -46,6 +48,7 @@ public struct FixtureResponse: Sendable {
     }
 
     public static let never = FixtureResponse(body: .never)
+    public static let hangUp = FixtureResponse(body: .hangUp)
     public static let notFound = FixtureResponse.json(#"{"error":"Not Found"}"#, status: 404)
 }
 

@@ -8,11 +8,18 @@ public struct DiscogsAccount: Sendable {
     /// How long a release's status is trusted before Discogs is asked again.
     public static let defaultRefreshInterval: TimeInterval = 4 * 3600
 
-    /// One request a second (every process), `Retry-After` honoured, and NO automatic retry:
-    /// a collection POST repeated by the transport could add a second copy. The outbox retries.
+    /// One request a second (every process), `Retry-After` honoured (the host waits, in every
+    /// process), and nothing asked again after an answer: a collection POST repeated could add a
+    /// second copy, and the outbox retries what Discogs turned away. Only a request that got no
+    /// answer goes once more: a read that timed out or lost its connection (one slow moment left
+    /// the pane's status line empty until the album was shown again), or any request whose
+    /// connection was refused (it never arrived). `ResilientHTTPClient` never repeats a POST that
+    /// may have arrived.
     public static var retryPolicy: RetryPolicy {
         var policy = DiscogsClient.retryPolicy
-        policy.maxAttempts = 1
+        policy.maxAttempts = 2
+        // Every retry after an answer waits at least the backoff's first second: none is made.
+        policy.maxRetryWait = 0
         return policy
     }
 

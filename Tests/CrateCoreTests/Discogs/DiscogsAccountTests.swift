@@ -107,6 +107,25 @@ struct DiscogsAccountTests {
         #expect(try h.account().cachedStatus(releaseID: Self.rumours)?.copies == nil)
     }
 
+    /// One slow moment (a read that got no answer) is asked once more; a read that got an answer
+    /// (busy) and a write that may have arrived are not asked again in the call.
+    @Test func onlyAReadThatGotNoAnswerIsAskedAgain() async throws {
+        let h = try DiscogsAccountHarness()
+        h.world.collection.withLock { $0[Self.rumours] = 2 }
+        h.world.readFailures.withLock { $0 = [.noAnswer] }
+        #expect(try await h.account().status(releaseID: Self.rumours).copies == 2)
+        #expect(h.requests("GET", containing: "/oauth/identity").count == 2)  // the first read had no answer
+
+        h.world.readFailures.withLock { $0 = [.unavailable(status: 503)] }
+        let busy = await #expect(throws: DiscogsAccountError.self) { try await h.account().status(releaseID: 421391) }
+        #expect(busy != nil)
+        #expect(h.requests("GET", containing: "/collection/releases/421391").count == 1)
+
+        h.world.writeFailures.withLock { $0 = [.noAnswer] }
+        await #expect(throws: (any Error).self) { _ = try await h.account().client.addToCollection(username: "rob_digs", releaseID: Self.rumours) }
+        #expect(h.world.writes.withLock { $0 } == ["POST \(Self.rumours)"])
+    }
+
     @Test func aRateLimitedStatusReadWaitsAndSaysSo() async throws {
         let h = try DiscogsAccountHarness()
         h.world.failure.withLock { $0 = .rateLimited(retryAfter: 20) }
