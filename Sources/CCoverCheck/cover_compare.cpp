@@ -291,7 +291,7 @@ void compareCover(const cv::Mat &photoRect, const cv::Mat &mask, const cv::Mat &
         // is flat, the print is gone, not washed out (a new title's band under a lamp's spot).
         bool washedOut = s.pStd < flat;
         if (washedOut && lighter && s.cStd >= 5) {
-            double left = std::min(1.0, std::max(0.0, (1 - s.pLum) / std::max(0.05, 1 - s.cLum)));
+            double left = std::clamp((1 - s.pLum) / std::max(0.05, 1 - s.cLum), 0.0, 1.0);
             washedOut = s.cStd * left * std::min(1.0, std::exp(exposure)) < kWashedOut * flat;
         }
         bool printKept = washedOut || (s.cStd < 5 ? s.pStd <= 1.3 * s.cStd + flat : shiftedCorrelation(pg, cg, r) >= 0.5);

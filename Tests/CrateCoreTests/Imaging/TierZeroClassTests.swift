@@ -58,19 +58,21 @@ struct TierZeroClassTests {
 
     /// Light the verification models, things lying over the sleeve's edge, covers turned 5–25°
     /// or cut by the frame, a pale ring worn by the record, a hand's shadow: each photo of these
-    /// classes is found (the thumb's photo, a flat cover whose text the luma alignment set a few
-    /// pixels off, only since the shading-free second alignment), a cover at an angle under a
-    /// gradient whose dim side kept its print at 4–5 grey levels, a hand's shadow whose sharp
-    /// fingers the smooth light field cannot follow (with wear, a ring and low light), a dark
-    /// cover whose darkest parts low light pressed darker still, and two covers cut by the right
-    /// side of a landscape frame, which run out of the vision square too (looked at again in the
-    /// photo around it, `PreparedPhoto.surround`; one was only 58 % seen, the other not aligned),
-    /// and a black star field under a lamp's haze and under dim light, whose hazed cells still
-    /// showing its stars now count as seen (they were 47–56 % "seen", under the 60 % limit), and
-    /// a flat green cover under a dim hand's shadow whose shading-free alignment agreed on 0.93 of
-    /// its cells (the second chance asked 0.95), and a hand's shadow over a pale cover that bent the
-    /// luma alignment out of any cover's shape (the shading-free one was tried only after an
-    /// alignment that kept a cover's shape).
+    /// classes is found. Among them, each the reason for a rule:
+    /// - the thumb's photo, and a flat cover whose text the luma alignment set a few pixels off
+    ///   (found only since the shading-free second alignment);
+    /// - a cover at an angle under a gradient whose dim side kept its print at 4–5 grey levels;
+    /// - a hand's shadow whose sharp fingers the smooth light field cannot follow (with wear, a
+    ///   ring and low light), and a dark cover whose darkest parts low light pressed darker still;
+    /// - two covers cut by the right side of a landscape frame, which run out of the vision square
+    ///   too (looked at again in the photo around it, `PreparedPhoto.surround`; one was only 58 %
+    ///   seen, the other not aligned);
+    /// - a black star field under a lamp's haze and under dim light, whose hazed cells still
+    ///   showing its stars count as seen (they were 47–56 % "seen", under the 60 % limit);
+    /// - a flat green cover under a dim hand's shadow whose shading-free alignment agreed on 0.93
+    ///   of its cells (the second chance asked 0.95);
+    /// - a hand's shadow over a pale cover that bent the luma alignment out of any cover's shape
+    ///   (the shading-free one was tried only after an alignment that kept a cover's shape).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
