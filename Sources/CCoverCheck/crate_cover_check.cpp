@@ -206,10 +206,9 @@ double alignFromSquare(const cv::Mat &photoGray, const cv::Mat &coverGray, const
 }
 
 /// The cover's outline (4 corners, photo pixels at `small`'s scale, clockwise from top-left) as
-/// a start: the homography from the cover at kAlignCover onto it in the quarter turn that
-/// correlates best (32 px, as `chooseTurn`), refined by ECC as a full homography.
-double alignFromOutline(const cv::Mat &photoGray, const cv::Mat &coverGray, const std::vector<cv::Point2f> &quad,
-                        cv::Mat &h, float *search) {
+/// a homography (CV_32F) from the cover at kAlignCover onto it, in the quarter turn that
+/// correlates best (32 px, as `chooseTurn`); `search` is that correlation.
+cv::Mat outlineWarp(const cv::Mat &photoGray, const cv::Mat &coverGray, const std::vector<cv::Point2f> &quad, float *search) {
     std::vector<cv::Point2f> square = {{0, 0}, {float(kAlignCover), 0}, {float(kAlignCover), float(kAlignCover)},
                                        {0, float(kAlignCover)}};
     cv::Mat onto = cv::getPerspectiveTransform(square, quad);
@@ -230,6 +229,13 @@ double alignFromOutline(const cv::Mat &photoGray, const cv::Mat &coverGray, cons
     *search = float(bestScore);
     cv::Mat warp;
     cv::Mat(onto * turnMatrix(best, kAlignCover)).convertTo(warp, CV_32F);
+    return warp;
+}
+
+/// The outline's homography (see `outlineWarp`) refined by ECC as a full homography.
+double alignFromOutline(const cv::Mat &photoGray, const cv::Mat &coverGray, const std::vector<cv::Point2f> &quad,
+                        cv::Mat &h, float *search) {
+    cv::Mat warp = outlineWarp(photoGray, coverGray, quad, search);
     double correlation = refine(photoGray, coverGray, warp);
     warp.convertTo(h, CV_64F);
     return correlation;
@@ -257,9 +263,13 @@ constexpr double kSecondChanceAgreement = 0.9;
 constexpr double kSecondChanceOccluded = 0.05;
 constexpr int kSecondChanceContent = 3;
 
+/// The outline judged as found (no alignment) may leave a little more along the edges: its misfit
+/// lies there, as one-cell strips. A worn, dimly lit cover under a hand's shadow measured 0.06.
+constexpr double kOutlineAsFoundOccluded = 0.08;
+
 /// A second chance's acceptance: the check accepted and meets the stricter limits above.
-bool passesSecondChance(const crate_cover_check &c) {
-    return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= kSecondChanceOccluded &&
+bool passesSecondChance(const crate_cover_check &c, double maxOccluded = kSecondChanceOccluded) {
+    return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= maxOccluded &&
            c.content <= kSecondChanceContent;
 }
 
@@ -429,6 +439,28 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
         if (passesSecondChance(again)) {
             again.search = out->search;
             *out = again;
+            return;
+        }
+    }
+    // The outline as found, not aligned at all: ECC can leave a good outline for a better
+    // correlation in the wrong place (a worn cover's pale ring and a hand's shadow pulled it a
+    // tenth of the cover's side off, at 0.85). A second chance.
+    if (!isSquare(corners)) {
+        crate_cover_check asFound = *out;
+        try {
+            std::vector<cv::Point2f> quad;
+            for (int i = 0; i < 4; i++) quad.emplace_back(float(corners[2 * i] * scale), float(corners[2 * i + 1] * scale));
+            float search;
+            cv::Mat warp = outlineWarp(photoGray, coverGray, quad, &search), h4;
+            warp.convertTo(h4, CV_64F);
+            judge(small, coverRect, h4, cv::computeECC(coverGray, warpedTo(photoGray, warp, coverGray.size())), limits, &asFound);
+        } catch (const cv::Exception &) {
+            asFound.accepted = 0;
+        }
+        trace("outline as found", grey.luma, &asFound);
+        if (passesSecondChance(asFound, kOutlineAsFoundOccluded)) {
+            asFound.search = out->search;
+            *out = asFound;
             return;
         }
     }
