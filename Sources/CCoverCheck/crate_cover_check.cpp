@@ -267,6 +267,11 @@ constexpr int kSecondChanceContent = 3;
 /// lies there, as one-cell strips. A worn, dimly lit cover under a hand's shadow measured 0.06.
 constexpr double kOutlineAsFoundOccluded = 0.08;
 
+/// The feature alignment comes last, after every other start failed, from anywhere in the photo:
+/// its acceptance must agree on more than the first chance's 0.75. A reissue logo near a corner,
+/// counted as something lying over the edge, reached 0.81–0.83 there; photos of crate covers 0.87 and up.
+constexpr double kFeaturesAgreement = 0.85;
+
 /// A second chance's acceptance: the check accepted and meets the stricter limits above.
 bool passesSecondChance(const crate_cover_check &c, double maxOccluded = kSecondChanceOccluded) {
     return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= maxOccluded &&
@@ -503,6 +508,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
         return;
     }
     second.search = out->search;
+    second.accepted = second.accepted && second.agreement >= kFeaturesAgreement;
     trace("features", grey.luma, &second);
     if (second.accepted || out->status != 0) *out = second;
 }

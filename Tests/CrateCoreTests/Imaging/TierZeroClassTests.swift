@@ -74,7 +74,10 @@ struct TierZeroClassTests {
     /// - a hand's shadow over a pale cover that bent the luma alignment out of any cover's shape
     ///   (the shading-free one was tried only after an alignment that kept a cover's shape);
     /// - a worn cover in dim light under a hand's shadow whose pale ring pulled every alignment
-    ///   off its good outline (found only with the outline judged as found).
+    ///   off its good outline (found only with the outline judged as found);
+    /// - the violet cover with orange lettering on a striped table, a sticker over its corner: no
+    ///   outline, no alignment from the square, and too few of 800 features on the photo left
+    ///   for the feature alignment (1200 now).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -86,7 +89,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 45)
+        #expect(total == 47)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
@@ -97,7 +100,9 @@ struct TierZeroClassTests {
     /// limit, until the cells between them, as much darker than the light as the letters, joined
     /// them into one line. A new title's band under a lamp's spot (`neg-title-cover-14`) hid a
     /// bright tile where the glare left enough contrast for it to show: flat there, it was taken as
-    /// washed out until the glare's own compression of the print was asked for.
+    /// washed out until the glare's own compression of the print was asked for. A reissue logo by a
+    /// corner (`neg-reissue-logo-cover-03`) passed the feature alignment, the last resort, as
+    /// something lying over the edge at 0.81 agreement, until that alignment asked 0.85.
     @Test func hardNegativesAreRefused() async throws {
         let answered = try await BlockingWork.run { () -> [String] in
             let library = try self.library()
