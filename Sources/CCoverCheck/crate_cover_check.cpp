@@ -259,13 +259,11 @@ cv::Mat shadingFree(const cv::Mat &grey, double sigma) {
 /// first chance on every count (0.75, 0.2, 4). With 4 content cells a retitled cover passed when
 /// the shading was taken out at 9 px instead of 6. The agreement turned no negative away at any
 /// value from 0.75 up; 0.95 turned away a flat cover under a dim hand's shadow that agreed on 0.93.
+/// Occlusion: one-cell strips along the edges are an alignment's own misfit (6 % on a cover at an
+/// angle under a lamp and on an outline judged as found); no negative passed up to 20 %.
 constexpr double kSecondChanceAgreement = 0.9;
-constexpr double kSecondChanceOccluded = 0.05;
+constexpr double kSecondChanceOccluded = 0.08;
 constexpr int kSecondChanceContent = 3;
-
-/// The outline judged as found (no alignment) may leave a little more along the edges: its misfit
-/// lies there, as one-cell strips. A worn, dimly lit cover under a hand's shadow measured 0.06.
-constexpr double kOutlineAsFoundOccluded = 0.08;
 
 /// The feature alignment comes last, after every other start failed, from anywhere in the photo:
 /// its acceptance must agree on more than the first chance's 0.75. A reissue logo near a corner,
@@ -273,8 +271,8 @@ constexpr double kOutlineAsFoundOccluded = 0.08;
 constexpr double kFeaturesAgreement = 0.85;
 
 /// A second chance's acceptance: the check accepted and meets the stricter limits above.
-bool passesSecondChance(const crate_cover_check &c, double maxOccluded = kSecondChanceOccluded) {
-    return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= maxOccluded &&
+bool passesSecondChance(const crate_cover_check &c) {
+    return c.accepted && c.agreement >= kSecondChanceAgreement && c.occluded <= kSecondChanceOccluded &&
            c.content <= kSecondChanceContent;
 }
 
@@ -463,7 +461,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             asFound.accepted = 0;
         }
         trace("outline as found", grey.luma, &asFound);
-        if (passesSecondChance(asFound, kOutlineAsFoundOccluded)) {
+        if (passesSecondChance(asFound)) {
             asFound.search = out->search;
             *out = asFound;
             return;

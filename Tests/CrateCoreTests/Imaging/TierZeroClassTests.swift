@@ -77,7 +77,9 @@ struct TierZeroClassTests {
     ///   off its good outline (found only with the outline judged as found);
     /// - the violet cover with orange lettering on a striped table, a sticker over its corner: no
     ///   outline, no alignment from the square, and too few of 800 features on the photo left
-    ///   for the feature alignment (1200 now).
+    ///   for the feature alignment (1200 now);
+    /// - a cover at an angle under a lamp whose shading-free alignment agreed on 0.93 with a misfit
+    ///   strip along one edge (6 % occluded; the second chance allowed 5 %, 8 % now).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -89,7 +91,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 47)
+        #expect(total == 48)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
