@@ -393,6 +393,12 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     cv::Mat photoGray = grey(small), coverGray = grey(coverSmall);
     cv::Mat coverRect = resizedTo(wrap(cover, cw, chh), kRectSide, kRectSide);
 
+    // The outline's corners at the photo's matching scale.
+    auto outline = [&] {
+        std::vector<cv::Point2f> quad;
+        for (int i = 0; i < 4; i++) quad.emplace_back(float(corners[2 * i] * scale), float(corners[2 * i + 1] * scale));
+        return quad;
+    };
     // The homography from the start (a square or an outline) on these two greys; throws
     // cv::Exception when nothing converges. `size`: the cover's side in the photo, in pixels.
     auto align = [&](const cv::Mat &photoG, const cv::Mat &coverG, cv::Mat &h, float *search, double *size) {
@@ -403,8 +409,7 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             *search = float(sq.score);
             return alignFromSquare(photoG, coverG, sq, h);
         }
-        std::vector<cv::Point2f> quad;
-        for (int i = 0; i < 4; i++) quad.emplace_back(float(corners[2 * i] * scale), float(corners[2 * i + 1] * scale));
+        std::vector<cv::Point2f> quad = outline();
         *size = std::sqrt(std::fabs(cv::contourArea(quad)));
         return alignFromOutline(photoG, coverG, quad, h, search);
     };
@@ -418,15 +423,28 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
     }
     trace("first", grey.luma, out);
     if (out->accepted || limits.method != 1) return;
+    // A second chance: `attempt` judges the photo again into a copy of the verdict, which replaces
+    // the verdict only when it passes the second chance's stricter limits.
+    auto secondChance = [&](const char *stage, auto attempt) {
+        crate_cover_check again = *out;
+        try {
+            attempt(again);
+        } catch (const cv::Exception &) {
+            again.accepted = 0;
+        }
+        trace(stage, grey.luma, &again);
+        if (!passesSecondChance(again)) return false;
+        again.search = out->search;
+        *out = again;
+        return true;
+    };
     // Aligned but turned down, or bent out of any cover's shape: a shadow or a gradient may have
     // bent the alignment (a hand's shadow over a pale cover pulled luma ECC to an outline no
     // cover has, at 0.90 correlation). Align again from the same start on the print's detail without
     // its shading; a second chance, so it counts only when nearly everything agrees and little is
     // explained away (a reissue logo moved to the cover's edge by a bent alignment otherwise passed
     // as something lying on it).
-    if ((out->status == 0 || out->status == 4) && size > 0) {
-        crate_cover_check again = *out;
-        try {
+    if ((out->status == 0 || out->status == 4) && size > 0 && secondChance("shading-free", [&](crate_cover_check &again) {
             cv::Mat h2, warp;
             float search;
             double ignored;
@@ -435,59 +453,32 @@ void run(const uint8_t *photo, int pw, int ph, const uint8_t *cover, int cw, int
             h2.convertTo(warp, CV_32F);
             double correlation = cv::computeECC(coverGray, warpedTo(photoGray, warp, coverGray.size()));
             judge(small, coverRect, h2, correlation, limits, &again);
-        } catch (const cv::Exception &) {
-            again.accepted = 0;
-        }
-        trace("shading-free", grey.luma, &again);
-        if (passesSecondChance(again)) {
-            again.search = out->search;
-            *out = again;
-            return;
-        }
+        })) {
+        return;
     }
     // The outline as found, not aligned at all: ECC can leave a good outline for a better
     // correlation in the wrong place (a worn cover's pale ring and a hand's shadow pulled it a
     // tenth of the cover's side off, at 0.85). A second chance.
-    if (!isSquare(corners)) {
-        crate_cover_check asFound = *out;
-        try {
-            std::vector<cv::Point2f> quad;
-            for (int i = 0; i < 4; i++) quad.emplace_back(float(corners[2 * i] * scale), float(corners[2 * i + 1] * scale));
+    if (!isSquare(corners) && secondChance("outline as found", [&](crate_cover_check &asFound) {
             float search;
-            cv::Mat warp = outlineWarp(photoGray, coverGray, quad, &search), h4;
+            cv::Mat warp = outlineWarp(photoGray, coverGray, outline(), &search), h4;
             warp.convertTo(h4, CV_64F);
             judge(small, coverRect, h4, cv::computeECC(coverGray, warpedTo(photoGray, warp, coverGray.size())), limits, &asFound);
-        } catch (const cv::Exception &) {
-            asFound.accepted = 0;
-        }
-        trace("outline as found", grey.luma, &asFound);
-        if (passesSecondChance(asFound)) {
-            asFound.search = out->search;
-            *out = asFound;
-            return;
-        }
+        })) {
+        return;
     }
     // Nothing converged from the hash's square: it can hold far more than the cover (a plain cover
     // on a plain table gives the hash little to tell the frame from the cover). Look for the cover
     // inside it, smaller, and align from there; a second chance, held to the same limits. (Also
     // tried after alignments that converged and were turned down: it then found the top one of two
     // overlapping covers, a hard negative.)
-    if (out->status == 3 && isSquare(corners)) {
-        crate_cover_check placed = *out;
-        try {
+    if (out->status == 3 && isSquare(corners) && secondChance("placed", [&](crate_cover_check &placed) {
             Square sq = searchStart(photoGray, squareAt(corners, scale), coverGray);
             cv::Mat h3;
             double correlation = alignFromSquare(photoGray, coverGray, sq, h3);
             judge(small, coverRect, h3, correlation, limits, &placed);
-        } catch (const cv::Exception &) {
-            placed.accepted = 0;
-        }
-        trace("placed", grey.luma, &placed);
-        if (passesSecondChance(placed)) {
-            placed.search = out->search;
-            *out = placed;
-            return;
-        }
+        })) {
+        return;
     }
     // The hash's square can be off (a cover turned far or cut by the frame): align by features
     // instead, and keep that verdict only if it accepts.
