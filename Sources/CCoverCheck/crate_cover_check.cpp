@@ -355,9 +355,12 @@ void judge(const cv::Mat &small, const cv::Mat &coverRect, const cv::Mat &h, dou
     // Each pixel of the comparison square, through the cover's frame, into the photo.
     cv::Mat toCover = (cv::Mat_<double>(3, 3) << double(kAlignCover) / kRectSide, 0, 0, 0, double(kAlignCover) / kRectSide, 0, 0, 0, 1);
     cv::Mat m = h * toCover;
+    // Outside the photo the frame's edge is repeated, not black: those pixels are never judged (the
+    // mask), but the comparison's blurs reach into the cells beside them, where black read as print
+    // (a cover cut by the frame showed five flat cells along the cut "textured").
     cv::Mat photoRect, mask;
     cv::warpPerspective(small, photoRect, m, cv::Size(kRectSide, kRectSide), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                        cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
+                        cv::BORDER_REPLICATE);
     cv::Mat ones(small.size(), CV_8UC1, cv::Scalar(255));
     cv::warpPerspective(ones, mask, m, cv::Size(kRectSide, kRectSide), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
                         cv::BORDER_CONSTANT, cv::Scalar(0));

@@ -79,7 +79,9 @@ struct TierZeroClassTests {
     ///   outline, no alignment from the square, and too few of 800 features on the photo left
     ///   for the feature alignment (1200 now);
     /// - a cover at an angle under a lamp whose shading-free alignment agreed on 0.93 with a misfit
-    ///   strip along one edge (6 % occluded; the second chance allowed 5 %, 8 % now).
+    ///   strip along one edge (6 % occluded; the second chance allowed 5 %, 8 % now);
+    /// - a flat cover cut by the frame whose cells beside the cut read as textured: the blurs
+    ///   reached the black the warp put outside the photo (the frame's edge is repeated now).
     @Test func photosUnderModelledLightAreFound() async throws {
         let classes = Set(TierZeroClassTests.acceptedClasses)
         let (missed, total) = try await BlockingWork.run { () -> ([String], Int) in
@@ -91,7 +93,7 @@ struct TierZeroClassTests {
             }
             return (missed, cases.count)
         }
-        #expect(total == 48)
+        #expect(total == 49)
         #expect(missed.isEmpty, "not found: \(missed)")
     }
 
