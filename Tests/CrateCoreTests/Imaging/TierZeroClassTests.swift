@@ -75,9 +75,9 @@ struct TierZeroClassTests {
     ///   (the shading-free one was tried only after an alignment that kept a cover's shape);
     /// - a worn cover in dim light under a hand's shadow whose pale ring pulled every alignment
     ///   off its good outline (found only with the outline judged as found);
-    /// - the violet cover with orange lettering on a striped table, a sticker over its corner: no
-    ///   outline, no alignment from the square, and too few of 800 features on the photo left
-    ///   for the feature alignment (1200 now);
+    /// - the violet cover with orange lettering on a striped table, a sticker over its corner: its
+    ///   outline's luma hash farther than the square's, no alignment from the square, and too few
+    ///   of 800 features on the photo left for the feature alignment (1200 now);
     /// - a cover at an angle under a lamp whose shading-free alignment agreed on 0.93 with a misfit
     ///   strip along one edge (6 % occluded; the second chance allowed 5 %, 8 % now);
     /// - a flat cover cut by the frame whose cells beside the cut read as textured: the blurs
